@@ -1,0 +1,76 @@
+package forge
+
+import "fmt"
+
+// Code is a stable error code shared with the TypeScript original (E_...), so
+// logs and docs line up across languages.
+type Code string
+
+// Error codes owned by forge. Other packages (dispatch, turnrunner) define
+// their own codes with the same [Error] type.
+const (
+	CodeInvalidInitialToolCallValue  Code = "E_INVALID_INITIAL_TOOL_CALL_VALUE"
+	CodeInvalidInitialToolValue      Code = "E_INVALID_INITIAL_TOOL_VALUE"
+	CodeInvalidToolArgs              Code = "E_INVALID_TOOL_ARGS"
+	CodeToolDownstreamError          Code = "E_TOOL_DOWNSTREAM_ERROR"
+	CodeToolAlreadyRegistered        Code = "E_TOOL_ALREADY_REGISTERED"
+	CodeTokenizableEvaluatorInvalid  Code = "E_TOKENIZABLE_EVALUATOR_INVALID"
+	CodeTokenEstimatorShadowsBuiltin Code = "E_TOKEN_ESTIMATOR_SHADOWS_BUILTIN"
+	CodeUnknownTokenEncoding         Code = "E_UNKNOWN_TOKEN_ENCODING"
+	CodeChecksumMismatch             Code = "E_TOOL_CALL_CHECKSUM_MISMATCH"
+)
+
+// Error is the kit's error value: a stable code, an HTTP-like status, a fatal
+// flag (programming error rather than runtime failure) and an optional cause.
+//
+// errors.Is(err, sentinel) matches on Code, so callers branch on
+// errors.Is(err, forge.ErrInvalidToolArgs) and never on message text.
+type Error struct {
+	Code    Code
+	Status  int
+	Fatal   bool
+	Message string
+	Cause   error
+}
+
+// Error renders "E_CODE: message: cause".
+func (e *Error) Error() string {
+	msg := string(e.Code)
+	if e.Message != "" {
+		msg += ": " + e.Message
+	}
+	if e.Cause != nil {
+		msg += ": " + e.Cause.Error()
+	}
+	return msg
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// Is reports whether target is an *Error with the same Code.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code
+}
+
+// With returns a copy of the sentinel e carrying a formatted message and cause.
+func (e *Error) With(cause error, format string, args ...any) *Error {
+	c := *e
+	c.Message = fmt.Sprintf(format, args...)
+	c.Cause = cause
+	return &c
+}
+
+// Sentinels for errors.Is.
+var (
+	ErrInvalidInitialToolCallValue  = &Error{Code: CodeInvalidInitialToolCallValue, Status: 500, Fatal: true}
+	ErrInvalidInitialToolValue      = &Error{Code: CodeInvalidInitialToolValue, Status: 500, Fatal: true}
+	ErrInvalidToolArgs              = &Error{Code: CodeInvalidToolArgs, Status: 422}
+	ErrToolDownstreamError          = &Error{Code: CodeToolDownstreamError, Status: 500}
+	ErrToolAlreadyRegistered        = &Error{Code: CodeToolAlreadyRegistered, Status: 409, Fatal: true}
+	ErrTokenizableEvaluatorInvalid  = &Error{Code: CodeTokenizableEvaluatorInvalid, Status: 500, Fatal: true}
+	ErrTokenEstimatorShadowsBuiltin = &Error{Code: CodeTokenEstimatorShadowsBuiltin, Status: 409, Fatal: true}
+	ErrUnknownTokenEncoding         = &Error{Code: CodeUnknownTokenEncoding, Status: 422}
+	ErrChecksumMismatch             = &Error{Code: CodeChecksumMismatch, Status: 422}
+)

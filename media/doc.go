@@ -1,0 +1,3 @@
+// Package media carries binary tool results (image, audio, video, document)
+// with their trust tier and modality hazard.
+package media
