@@ -1,10 +1,10 @@
 package forge
 
-import "fmt"
+import "github.com/ebbforge/adk/internal/errcode"
 
 // Code is a stable error code shared with the TypeScript original (E_...), so
 // logs and docs line up across languages.
-type Code string
+type Code = errcode.Code
 
 // Error codes owned by forge. Other packages (dispatch, turnrunner) define
 // their own codes with the same [Error] type.
@@ -22,45 +22,10 @@ const (
 
 // Error is the kit's error value: a stable code, an HTTP-like status, a fatal
 // flag (programming error rather than runtime failure) and an optional cause.
-//
 // errors.Is(err, sentinel) matches on Code, so callers branch on
-// errors.Is(err, forge.ErrInvalidToolArgs) and never on message text.
-type Error struct {
-	Code    Code
-	Status  int
-	Fatal   bool
-	Message string
-	Cause   error
-}
-
-// Error renders "E_CODE: message: cause".
-func (e *Error) Error() string {
-	msg := string(e.Code)
-	if e.Message != "" {
-		msg += ": " + e.Message
-	}
-	if e.Cause != nil {
-		msg += ": " + e.Cause.Error()
-	}
-	return msg
-}
-
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Cause }
-
-// Is reports whether target is an *Error with the same Code.
-func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	return ok && t.Code == e.Code
-}
-
-// With returns a copy of the sentinel e carrying a formatted message and cause.
-func (e *Error) With(cause error, format string, args ...any) *Error {
-	c := *e
-	c.Message = fmt.Sprintf(format, args...)
-	c.Cause = cause
-	return &c
-}
+// errors.Is(err, forge.ErrInvalidToolArgs) and never on message text; use
+// errors.As with *forge.Error to read Code, Status and Fatal.
+type Error = errcode.Error
 
 // Sentinels for errors.Is.
 var (

@@ -10,4 +10,5 @@ import (
  _ "go.yaml.in/yaml/v3"
  _ "github.com/titanous/json5"
  _ "go.uber.org/goleak"
+ _ "github.com/google/uuid"
 )
