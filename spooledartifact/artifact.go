@@ -70,4 +70,6 @@ func (a *Artifact) Cat(ctx context.Context, start, end int) ([]string, error) { 
 func (a *Artifact) ReadAll(ctx context.Context) ([]byte, error) { return nil, nil }
 
 // EstimateTokens estimates the tokens of the whole content under enc.
-func (a *Artifact) EstimateTokens(ctx context.Context, enc forge.Encoding) (int, error) { return 0, nil }
+func (a *Artifact) EstimateTokens(ctx context.Context, enc forge.Encoding) (int, error) {
+	return 0, nil
+}
