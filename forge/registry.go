@@ -1,6 +1,10 @@
 package forge
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"slices"
+	"sync"
+)
 
 // Definition is a tool as providers take it.
 type Definition struct {
@@ -11,51 +15,251 @@ type Definition struct {
 
 // Registry is an ordered name → Tool map with a hidden set. The zero value is
 // empty and ready to use. Safe for concurrent use.
-type Registry struct{}
+type Registry struct {
+	mu     sync.RWMutex
+	order  []string
+	tools  map[string]*Tool
+	hidden map[string]struct{}
+}
 
 // NewRegistry registers tools in order; a duplicate is ErrToolAlreadyRegistered.
-func NewRegistry(tools ...*Tool) (*Registry, error) { return &Registry{}, nil }
+func NewRegistry(tools ...*Tool) (*Registry, error) {
+	r := &Registry{}
+	for _, t := range tools {
+		if err := r.Register(t, false); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
 
 // Register adds t; a duplicate name is ErrToolAlreadyRegistered unless
-// overwrite, which keeps the original position.
-func (r *Registry) Register(t *Tool, overwrite bool) error { return nil }
+// overwrite, which keeps the original position. A nil t is
+// ErrInvalidInitialToolValue.
+func (r *Registry) Register(t *Tool, overwrite bool) error {
+	if t == nil || t.v == nil {
+		return ErrInvalidInitialToolValue.With(nil, "forge: register: nil or unconstructed tool")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.tools[t.name]; ok && !overwrite {
+		return ErrToolAlreadyRegistered.With(nil, "forge: tool %q is already registered", t.name)
+	}
+	r.put(t)
+	return nil
+}
+
+// put adds or replaces t in place; the caller holds the write lock.
+func (r *Registry) put(t *Tool) {
+	if r.tools == nil {
+		r.tools = map[string]*Tool{}
+	}
+	if _, ok := r.tools[t.name]; !ok {
+		r.order = append(r.order, t.name)
+	}
+	r.tools[t.name] = t
+}
 
 // Unregister removes name (and its hidden entry); it reports whether it existed.
-func (r *Registry) Unregister(name string) bool { return false }
+func (r *Registry) Unregister(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.hidden, name)
+	if _, ok := r.tools[name]; !ok {
+		return false
+	}
+	delete(r.tools, name)
+	r.order = slices.DeleteFunc(r.order, func(n string) bool { return n == name })
+	return true
+}
 
 // Get returns the tool named name.
-func (r *Registry) Get(name string) (*Tool, bool) { return nil, false }
+func (r *Registry) Get(name string) (*Tool, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	t, ok := r.tools[name]
+	return t, ok
+}
 
 // Has reports whether name is registered.
-func (r *Registry) Has(name string) bool { return false }
+func (r *Registry) Has(name string) bool {
+	_, ok := r.Get(name)
+	return ok
+}
 
 // Len is the number of tools.
-func (r *Registry) Len() int { return 0 }
+func (r *Registry) Len() int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return len(r.order)
+}
+
+// Names returns every tool name in insertion order.
+func (r *Registry) Names() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return slices.Clone(r.order)
+}
 
 // All returns every tool in insertion order, hidden ones included.
-func (r *Registry) All() []*Tool { return nil }
+func (r *Registry) All() []*Tool { return r.filter(func(string) bool { return true }) }
 
 // Visible returns the tools not hidden, in order: what the model is offered.
-func (r *Registry) Visible() []*Tool { return nil }
+func (r *Registry) Visible() []*Tool {
+	return r.filter(func(n string) bool { _, h := r.hidden[n]; return !h })
+}
 
 // Hidden returns the hidden tools, in order.
-func (r *Registry) Hidden() []*Tool { return nil }
+func (r *Registry) Hidden() []*Tool {
+	return r.filter(func(n string) bool { _, h := r.hidden[n]; return h })
+}
+
+func (r *Registry) filter(keep func(name string) bool) []*Tool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]*Tool, 0, len(r.order))
+	for _, n := range r.order {
+		if keep(n) {
+			out = append(out, r.tools[n])
+		}
+	}
+	return out
+}
+
+// IsHidden reports whether name is in the hidden set (registered or not).
+func (r *Registry) IsHidden(name string) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	_, ok := r.hidden[name]
+	return ok
+}
 
 // Hide hides names (unknown names are remembered for later).
-func (r *Registry) Hide(names ...string) {}
+func (r *Registry) Hide(names ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.hide(names)
+}
+
+func (r *Registry) hide(names []string) {
+	if r.hidden == nil {
+		r.hidden = map[string]struct{}{}
+	}
+	for _, n := range names {
+		r.hidden[n] = struct{}{}
+	}
+}
 
 // Unhide unhides names.
-func (r *Registry) Unhide(names ...string) {}
+func (r *Registry) Unhide(names ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, n := range names {
+		delete(r.hidden, n)
+	}
+}
 
-// PruneEphemeral drops every ephemeral tool and its hidden entry.
-func (r *Registry) PruneEphemeral() {}
+// SetHidden replaces the hidden set with names.
+func (r *Registry) SetHidden(names ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.hidden = nil
+	r.hide(names)
+}
 
-// Clone returns an independent copy.
-func (r *Registry) Clone() *Registry { return &Registry{} }
+// ClearHidden unhides every tool.
+func (r *Registry) ClearHidden() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.hidden = nil
+}
+
+// PruneEphemeral drops every ephemeral tool and its hidden entry. It is
+// idempotent.
+func (r *Registry) PruneEphemeral() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.order = slices.DeleteFunc(r.order, func(n string) bool {
+		if r.tools[n].Ephemeral() {
+			delete(r.tools, n)
+			delete(r.hidden, n)
+			return true
+		}
+		return false
+	})
+}
+
+// Clone returns an independent copy (tools are immutable and shared).
+func (r *Registry) Clone() *Registry {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	c := &Registry{order: slices.Clone(r.order)}
+	if r.tools != nil {
+		c.tools = make(map[string]*Tool, len(r.tools))
+		for k, v := range r.tools {
+			c.tools[k] = v
+		}
+	}
+	if r.hidden != nil {
+		c.hidden = make(map[string]struct{}, len(r.hidden))
+		for k := range r.hidden {
+			c.hidden[k] = struct{}{}
+		}
+	}
+	return c
+}
 
 // Definitions returns the visible tools in the shape providers take.
-func (r *Registry) Definitions() []Definition { return nil }
+func (r *Registry) Definitions() []Definition {
+	vis := r.Visible()
+	out := make([]Definition, len(vis))
+	for i, t := range vis {
+		out[i] = t.Definition()
+	}
+	return out
+}
 
 // Merge builds a new registry from regs, left to right: on a collision the
 // incoming tool's own OnCollision wins if replace or keep, else policy applies.
-func Merge(policy Collision, regs ...*Registry) (*Registry, error) { return &Registry{}, nil }
+// policy "" means CollisionThrow; a collision under throw is
+// ErrToolAlreadyRegistered and any other policy ErrInvalidInitialToolValue.
+// A replacing tool keeps the position of the one it replaces. Hidden state
+// travels with each surviving tool (a replaced tool's hidden state is that
+// of the registry the replacement came from). The inputs are not modified;
+// nil registries are skipped.
+func Merge(policy Collision, regs ...*Registry) (*Registry, error) {
+	if !policy.valid() {
+		return nil, ErrInvalidInitialToolValue.With(nil, "forge: merge: collision policy %q is not one of throw, replace, keep", policy)
+	}
+	out := &Registry{}
+	for _, reg := range regs {
+		if reg == nil {
+			continue
+		}
+		src := reg.Clone() // a consistent snapshot, taken without holding two locks
+		for _, n := range src.order {
+			t := src.tools[n]
+			_, hidden := src.hidden[n]
+			if _, exists := out.tools[n]; exists {
+				p := t.OnCollision()
+				if p == CollisionThrow {
+					p = policy
+				}
+				switch p {
+				case CollisionReplace:
+				case CollisionKeep:
+					continue
+				default:
+					return nil, ErrToolAlreadyRegistered.With(nil, "forge: merge: tool %q is already registered", n)
+				}
+			}
+			out.put(t)
+			if hidden {
+				out.hide([]string{n})
+			} else {
+				delete(out.hidden, n)
+			}
+		}
+	}
+	return out, nil
+}

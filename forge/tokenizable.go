@@ -1,5 +1,14 @@
 package forge
 
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+	"unicode/utf16"
+
+	"github.com/tiktoken-go/tokenizer"
+)
+
 // Encoding names a token encoding.
 type Encoding string
 
@@ -15,6 +24,20 @@ const (
 	EncodingClaude   Encoding = "claude"
 )
 
+// BuiltinEncodings lists the encodings EstimateTokens knows, in a fixed order.
+func BuiltinEncodings() []Encoding {
+	return []Encoding{EncodingGPT2, EncodingR50K, EncodingP50K, EncodingP50KEdit, EncodingCL100K, EncodingO200K, EncodingClaude}
+}
+
+// IsBuiltin reports whether enc is a built-in encoding.
+func (enc Encoding) IsBuiltin() bool {
+	switch enc {
+	case EncodingGPT2, EncodingR50K, EncodingP50K, EncodingP50KEdit, EncodingCL100K, EncodingO200K, EncodingClaude:
+		return true
+	}
+	return false
+}
+
 // Evaluator produces the text of a dynamic Tokenizable. scope is nil when the
 // value is rendered outside a dispatch.
 type Evaluator func(scope Scope) (string, error)
@@ -24,71 +47,268 @@ type EstimatorFunc func(text string) (int, error)
 
 // Tokenizable is a text value with cached token estimates per encoding.
 // Safe for concurrent use.
+//
+// Estimates are cached per encoding together with the text they were
+// computed for, so a dynamic value whose text changes with the scope is
+// recounted rather than served a stale figure. Custom estimators are cached
+// per Estimators set and forgotten when that set changes.
 type Tokenizable struct {
-	// implemented by the forge package owner
 	value string
 	eval  Evaluator
+
+	mu    sync.Mutex
+	cache map[cacheKey]cacheEntry
+}
+
+type cacheKey struct {
+	est *Estimators // nil for built-ins
+	gen uint64      // est's generation when counted
+	enc Encoding
+}
+
+type cacheEntry struct {
+	text string
+	n    int
 }
 
 // NewTokenizable returns a static Tokenizable holding s.
 func NewTokenizable(s string) *Tokenizable { return &Tokenizable{value: s} }
 
 // NewDynamicTokenizable returns a Tokenizable whose text is computed by fn.
-func NewDynamicTokenizable(fn Evaluator) *Tokenizable { return &Tokenizable{eval: fn} }
+// A nil fn renders as "".
+func NewDynamicTokenizable(fn Evaluator) *Tokenizable {
+	if fn == nil {
+		return &Tokenizable{}
+	}
+	return &Tokenizable{eval: fn}
+}
+
+// IsDynamic reports whether the text is computed by an Evaluator.
+func (t *Tokenizable) IsDynamic() bool { return t != nil && t.eval != nil }
 
 // String returns the text (a dynamic value rendered with a nil scope; "" if
 // the evaluator fails).
 func (t *Tokenizable) String() string {
-	if t == nil {
+	s, err := t.Render(nil)
+	if err != nil {
 		return ""
 	}
-	if t.eval != nil {
-		s, err := t.Render(nil)
-		if err != nil {
-			return ""
-		}
-		return s
-	}
-	return t.value
+	return s
 }
 
-// Render resolves the text against scope. An evaluator error is wrapped in
-// ErrTokenizableEvaluatorInvalid.
-func (t *Tokenizable) Render(scope Scope) (string, error) {
+// Render resolves the text against scope. An evaluator error or panic is
+// wrapped in ErrTokenizableEvaluatorInvalid.
+func (t *Tokenizable) Render(scope Scope) (s string, err error) {
 	if t == nil {
 		return "", nil
 	}
 	if t.eval == nil {
 		return t.value, nil
 	}
-	s, err := t.eval(scope)
+	defer func() {
+		if p := recover(); p != nil {
+			err = ErrTokenizableEvaluatorInvalid.With(&PanicError{Value: p}, "forge: tokenizable evaluator panicked")
+		}
+	}()
+	s, err = t.eval(scope)
 	if err != nil {
-		return "", ErrTokenizableEvaluatorInvalid.With(err, "evaluator failed")
+		return "", ErrTokenizableEvaluatorInvalid.With(err, "forge: tokenizable evaluator failed")
 	}
 	return s, nil
+}
+
+// MarshalJSON encodes the text (a dynamic value rendered with a nil scope)
+// as a JSON string; an evaluator failure is returned.
+func (t *Tokenizable) MarshalJSON() ([]byte, error) {
+	s, err := t.Render(nil)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(s)
+}
+
+// UnmarshalJSON sets a static value from a JSON string, dropping any cache.
+func (t *Tokenizable) UnmarshalJSON(data []byte) error {
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return fmt.Errorf("forge: tokenizable: %w", err)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.value, t.eval, t.cache = s, nil, nil
+	return nil
 }
 
 // EstimateTokens estimates the tokens of the text under enc with the built-in
 // estimators. Unknown encodings give ErrUnknownTokenEncoding.
 func (t *Tokenizable) EstimateTokens(enc Encoding) (int, error) {
-	return EstimateTokens(t.String(), enc)
+	return t.EstimateTokensWith(nil, enc, nil)
 }
 
-// EstimateTokens counts text under a built-in encoding.
+// EstimateTokensWith renders the text against scope and counts it under enc
+// with est (custom estimators first, then the built-ins; nil est means the
+// built-ins only). Results are cached; see Tokenizable.
+func (t *Tokenizable) EstimateTokensWith(est *Estimators, enc Encoding, scope Scope) (int, error) {
+	text, err := t.Render(scope)
+	if err != nil {
+		return 0, err
+	}
+	if t == nil {
+		return est.Estimate(text, enc)
+	}
+	key := cacheKey{enc: enc}
+	var fn EstimatorFunc
+	if est != nil {
+		var gen uint64
+		fn, gen = est.lookup(enc)
+		if fn != nil {
+			key.est, key.gen = est, gen
+		}
+	}
+	t.mu.Lock()
+	if e, ok := t.cache[key]; ok && e.text == text {
+		t.mu.Unlock()
+		return e.n, nil
+	}
+	t.mu.Unlock()
+	var n int
+	if fn != nil {
+		n, err = callEstimator(fn, enc, text)
+	} else {
+		n, err = EstimateTokens(text, enc)
+	}
+	if err != nil {
+		return 0, err
+	}
+	t.mu.Lock()
+	if t.cache == nil {
+		t.cache = map[cacheKey]cacheEntry{}
+	}
+	t.cache[key] = cacheEntry{text: text, n: n}
+	t.mu.Unlock()
+	return n, nil
+}
+
+// EstimateTokens counts text under a built-in encoding:
+//   - gpt2, r50k_base, p50k_base, p50k_edit, cl100k_base, o200k_base count
+//     BPE tokens with github.com/tiktoken-go/tokenizer (vocabularies are
+//     embedded; nothing is fetched). Special-token text such as
+//     "<|endoftext|>" is counted as plain text. gpt2 uses the r50k_base
+//     vocabulary, which is the same byte-pair table.
+//   - claude is an estimate: ceil(n / 3.5), n being the length in UTF-16
+//     code units (as JavaScript's String.length, matching the original).
+//
+// Anything else is ErrUnknownTokenEncoding.
 func EstimateTokens(text string, enc Encoding) (int, error) {
-	_ = text
-	return 0, ErrUnknownTokenEncoding.With(nil, "encoding %q: not implemented yet", enc)
+	switch enc {
+	case EncodingClaude:
+		return claudeEstimate(text), nil
+	case EncodingGPT2, EncodingR50K, EncodingP50K, EncodingP50KEdit, EncodingCL100K, EncodingO200K:
+		if text == "" {
+			return 0, nil
+		}
+		c, err := codecs[enc]()
+		if err != nil {
+			return 0, fmt.Errorf("forge: load %s tokenizer: %w", enc, err)
+		}
+		n, err := c.Count(text)
+		if err != nil {
+			return 0, fmt.Errorf("forge: count %s tokens: %w", enc, err)
+		}
+		return n, nil
+	}
+	return 0, ErrUnknownTokenEncoding.With(nil, "forge: unknown token encoding %q", enc)
+}
+
+// claudeEstimate is ceil(utf16len / 3.5) = ceil(2*len / 7).
+func claudeEstimate(text string) int {
+	n := 0
+	for _, r := range text {
+		n += utf16.RuneLen(r)
+	}
+	return (2*n + 6) / 7
+}
+
+// codecs loads each BPE vocabulary once, on first use. It is an immutable
+// cache, not mutable state: a tokenizer.Codec is safe for concurrent Count.
+var codecs = map[Encoding]func() (tokenizer.Codec, error){
+	EncodingGPT2:     sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.Get(tokenizer.R50kBase) }),
+	EncodingR50K:     sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.Get(tokenizer.R50kBase) }),
+	EncodingP50K:     sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.Get(tokenizer.P50kBase) }),
+	EncodingP50KEdit: sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.Get(tokenizer.P50kEdit) }),
+	EncodingCL100K:   sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.Get(tokenizer.Cl100kBase) }),
+	EncodingO200K:    sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.Get(tokenizer.O200kBase) }),
 }
 
 // Estimators is a set of custom token estimators layered over the built-ins.
 // The zero value holds only the built-ins. Safe for concurrent use.
-type Estimators struct{}
+type Estimators struct {
+	mu  sync.RWMutex
+	fns map[Encoding]EstimatorFunc
+	gen uint64 // bumped on every change, so cached counts go stale
+}
 
-// Register adds a custom estimator; shadowing a built-in encoding returns
-// ErrTokenEstimatorShadowsBuiltin.
-func (e *Estimators) Register(enc Encoding, fn EstimatorFunc) error { return nil }
+// Register adds a custom estimator, replacing an earlier one for the same
+// encoding; shadowing a built-in encoding returns
+// ErrTokenEstimatorShadowsBuiltin. An empty encoding or nil fn is
+// ErrUnknownTokenEncoding.
+func (e *Estimators) Register(enc Encoding, fn EstimatorFunc) error {
+	if enc.IsBuiltin() {
+		return ErrTokenEstimatorShadowsBuiltin.With(nil, "forge: encoding %q is built in", enc)
+	}
+	if enc == "" || fn == nil {
+		return ErrUnknownTokenEncoding.With(nil, "forge: register estimator: empty encoding or nil estimator")
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.fns == nil {
+		e.fns = map[Encoding]EstimatorFunc{}
+	}
+	e.fns[enc] = fn
+	e.gen++
+	return nil
+}
+
+// Has reports whether enc can be estimated: built in or registered.
+func (e *Estimators) Has(enc Encoding) bool {
+	if enc.IsBuiltin() {
+		return true
+	}
+	fn, _ := e.lookup(enc)
+	return fn != nil
+}
+
+func (e *Estimators) lookup(enc Encoding) (EstimatorFunc, uint64) {
+	if e == nil {
+		return nil, 0
+	}
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.fns[enc], e.gen
+}
 
 // Estimate counts text under enc, custom estimators first, then built-ins.
+// A custom estimator's error or panic is returned wrapped; a negative count
+// is an error.
 func (e *Estimators) Estimate(text string, enc Encoding) (int, error) {
+	if fn, _ := e.lookup(enc); fn != nil {
+		return callEstimator(fn, enc, text)
+	}
 	return EstimateTokens(text, enc)
+}
+
+func callEstimator(fn EstimatorFunc, enc Encoding, text string) (n int, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			n, err = 0, fmt.Errorf("forge: %s estimator: %w", enc, &PanicError{Value: p})
+		}
+	}()
+	n, err = fn(text)
+	if err != nil {
+		return 0, fmt.Errorf("forge: %s estimator: %w", enc, err)
+	}
+	if n < 0 {
+		return 0, fmt.Errorf("forge: %s estimator: negative count %d", enc, n)
+	}
+	return n, nil
 }

@@ -4,7 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
+	"reflect"
 	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/ebbforge/adk/media"
 )
@@ -42,6 +46,23 @@ const (
 	OutputMedia
 	OutputArtifact
 )
+
+// String names the kind, for messages.
+func (k OutputKind) String() string {
+	switch k {
+	case OutputText:
+		return "text"
+	case OutputBytes:
+		return "bytes"
+	case OutputReader:
+		return "reader"
+	case OutputMedia:
+		return "media"
+	case OutputArtifact:
+		return "artifact"
+	}
+	return "none"
+}
 
 // Output is a handler's return value: text or bytes (spooled into an artifact
 // by the turn runner), a stream (spooled without buffering), media (landed
@@ -89,6 +110,34 @@ func (o Output) Media() []*media.Media { return o.media }
 // Artifact returns the artifact of an OutputArtifact.
 func (o Output) Artifact() Artifact { return o.artifact }
 
+// check reports why o is not a usable handler result, or "".
+func (o Output) check() string {
+	switch o.kind {
+	case OutputText, OutputBytes:
+		return ""
+	case OutputReader:
+		if isNil(o.reader) {
+			return "handler returned a nil reader"
+		}
+	case OutputMedia:
+		if len(o.media) == 0 {
+			return "handler returned no media"
+		}
+		for _, m := range o.media {
+			if m == nil {
+				return "handler returned a nil media"
+			}
+		}
+	case OutputArtifact:
+		if isNil(o.artifact) {
+			return "handler returned a nil artifact"
+		}
+	default:
+		return "handler returned no output (return TextOutput(\"\") for an empty answer)"
+	}
+	return ""
+}
+
 // Handler serves an untyped tool: args is the validated JSON object.
 type Handler func(ctx context.Context, args map[string]any, inv Invocation) (Output, error)
 
@@ -108,6 +157,14 @@ const (
 	CollisionKeep    Collision = "keep"
 )
 
+func (c Collision) valid() bool {
+	switch c {
+	case "", CollisionThrow, CollisionReplace, CollisionKeep:
+		return true
+	}
+	return false
+}
+
 // ToolOptions are a tool's optional settings; nil means defaults.
 type ToolOptions struct {
 	ArtifactKind ArtifactKind   // wraps returned text/bytes; nil means the plain artifact
@@ -118,6 +175,15 @@ type ToolOptions struct {
 	Timeout      time.Duration  // per-call limit; 0 means none beyond the caller's context
 }
 
+// SchemaCustomizer lets the argument type of a typed tool refine the schema
+// derived from it, for what struct tags cannot say: enums, defaults, bounds,
+// patterns. NewTypedTool checks A and *A for it and calls it once, before
+// the schema is resolved. Defaults only apply to optional properties
+// (fields tagged omitempty or omitzero).
+type SchemaCustomizer interface {
+	CustomizeSchema(s *jsonschema.Schema) error
+}
+
 // Tool is a named, described, schema-validated handler. Immutable and safe
 // for concurrent use.
 type Tool struct {
@@ -126,23 +192,165 @@ type Tool struct {
 	opts              ToolOptions
 	handler           Handler
 	artifactHandler   ArtifactHandler
+	v                 *validator
+	// decode turns validated arguments into the typed handler's argument
+	// type (from raw, or from args once defaults were applied) and typed
+	// calls the handler with it; both are nil for untyped tools.
+	decode func(raw json.RawMessage, args map[string]any, defaulted bool) (any, error)
+	typed  func(ctx context.Context, a any, inv Invocation) (Output, error)
 }
 
 // NewTool returns an untyped tool whose arguments are validated against the
-// JSON Schema document schema (root type "object").
+// JSON Schema document schema (root type "object"). The schema is followed
+// as written: unknown argument keys are accepted unless it says
+// "additionalProperties": false (or otherwise restricts them).
 func NewTool(name, description string, schema json.RawMessage, h Handler, opts *ToolOptions) (*Tool, error) {
-	return nil, ErrInvalidInitialToolValue.With(nil, "not implemented yet")
+	var p problems
+	if h == nil {
+		p.add("handler: required")
+	}
+	return newTool(&p, name, description, schema, nil, opts, func(t *Tool) { t.handler = h })
 }
 
-// NewTypedTool returns a tool whose JSON Schema is derived from A.
+// NewTypedTool returns a tool whose JSON Schema is derived from A with
+// jsonschema.For: json tags name the properties, a `jsonschema:"..."` tag
+// describes one, fields without omitempty/omitzero are required, and unknown
+// keys are rejected (additionalProperties: false). A may implement
+// [SchemaCustomizer] to add enums, defaults or bounds. The handler receives
+// the arguments decoded into A after validation.
 func NewTypedTool[A any](name, description string, h TypedHandler[A], opts *ToolOptions) (*Tool, error) {
-	return nil, ErrInvalidInitialToolValue.With(nil, "not implemented yet")
+	var p problems
+	if h == nil {
+		p.add("handler: required")
+	}
+	s, err := jsonschema.For[A](nil)
+	if err != nil {
+		p.add("schema: cannot derive from %T: %v", *new(A), err)
+		return nil, p.err(ErrInvalidInitialToolValue, name)
+	}
+	var zero A
+	if c, ok := any(&zero).(SchemaCustomizer); ok {
+		if err := c.CustomizeSchema(s); err != nil {
+			p.add("schema: customize: %v", err)
+		}
+	} else if c, ok := any(zero).(SchemaCustomizer); ok {
+		if err := c.CustomizeSchema(s); err != nil {
+			p.add("schema: customize: %v", err)
+		}
+	}
+	return newTool(&p, name, description, nil, s, opts, func(t *Tool) {
+		t.decode = func(raw json.RawMessage, args map[string]any, defaulted bool) (any, error) {
+			var a A
+			src := []byte(raw)
+			if defaulted {
+				// Defaults live only in the map; re-encode it so A sees them.
+				b, err := json.Marshal(args)
+				if err != nil {
+					return nil, argsError(name, []string{err.Error()})
+				}
+				src = b
+			} else if len(trimSpace(src)) == 0 {
+				src = emptyObject
+			}
+			if err := json.Unmarshal(src, &a); err != nil {
+				return nil, argsError(name, []string{decodeProblem(err)})
+			}
+			return a, nil
+		}
+		t.typed = func(ctx context.Context, a any, inv Invocation) (Output, error) {
+			return h(ctx, a.(A), inv)
+		}
+	})
 }
 
 // NewArtifactTool returns an ArtifactTool: its answers are inline text and its
 // calls are marked FromArtifactTool. opts.ArtifactKind must be nil.
 func NewArtifactTool(name, description string, schema json.RawMessage, h ArtifactHandler, opts *ToolOptions) (*Tool, error) {
-	return nil, ErrInvalidInitialToolValue.With(nil, "not implemented yet")
+	var p problems
+	if h == nil {
+		p.add("handler: required")
+	}
+	if opts != nil && opts.ArtifactKind != nil {
+		p.add("artifactKind: an ArtifactTool answers inline and cannot have an artifact kind")
+	}
+	return newTool(&p, name, description, schema, nil, opts, func(t *Tool) { t.artifactHandler = h })
+}
+
+// newTool validates the common fields, resolves the schema (the raw document
+// when derived is nil) and returns the tool, or every problem found.
+func newTool(p *problems, name, description string, schema json.RawMessage, derived *jsonschema.Schema,
+	opts *ToolOptions, set func(*Tool)) (*Tool, error) {
+	if !validToolName(name) {
+		p.add("name: %q must match ^[a-zA-Z0-9_-]{1,64}$", name)
+	}
+	if description == "" {
+		p.add("description: required")
+	}
+	var o ToolOptions
+	if opts != nil {
+		o = *opts
+	}
+	if !o.OnCollision.valid() {
+		p.add("onCollision: %q is not one of throw, replace, keep", o.OnCollision)
+	}
+	if o.Timeout < 0 {
+		p.add("timeout: %s is negative", o.Timeout)
+	}
+	if o.ArtifactKind != nil {
+		if isNil(o.ArtifactKind) {
+			p.add("artifactKind: nil %T", o.ArtifactKind)
+		} else if o.ArtifactKind.Name() == "" {
+			p.add("artifactKind: empty name")
+		}
+	}
+	if len(o.Meta) > 0 {
+		o.Meta = maps.Clone(o.Meta)
+	} else {
+		o.Meta = nil
+	}
+	var v *validator
+	var doc json.RawMessage
+	if derived == nil && len(schema) == 0 {
+		p.add("schema: required")
+	} else {
+		var err error
+		v, doc, err = newValidator(schema, derived)
+		if err != nil {
+			p.add("schema: %v", err)
+		}
+	}
+	if err := p.err(ErrInvalidInitialToolValue, name); err != nil {
+		return nil, err
+	}
+	t := &Tool{name: name, description: description, schema: doc, opts: o, v: v}
+	set(t)
+	return t, nil
+}
+
+func validToolName(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// isNil reports whether v is nil or an interface holding a nil pointer, map,
+// slice, func or channel.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return rv.IsNil()
+	}
+	return false
 }
 
 // Name is the tool's name.
@@ -177,45 +385,45 @@ func (t *Tool) OnCollision() Collision {
 // Timeout is the per-call limit, 0 for none.
 func (t *Tool) Timeout() time.Duration { return t.opts.Timeout }
 
-// Meta returns a copy of the tool's meta.
-func (t *Tool) Meta() map[string]any { return nil }
+// Meta returns a copy of the tool's meta (an empty map when it has none).
+func (t *Tool) Meta() map[string]any {
+	if t.opts.Meta == nil {
+		return map[string]any{}
+	}
+	return maps.Clone(t.opts.Meta)
+}
+
+// Definition returns the tool in the shape providers take.
+func (t *Tool) Definition() Definition {
+	return Definition{Name: t.name, Description: t.description, Parameters: t.schema}
+}
 
 // Validate checks raw JSON arguments against the schema without coercion and
 // returns the validated object (defaults applied), or ErrInvalidToolArgs with
-// a model-readable message naming each bad field.
-func (t *Tool) Validate(raw json.RawMessage) (map[string]any, error) { return nil, nil }
-
-// ExecutionStart is reported before a handler runs.
-type ExecutionStart struct {
-	ToolName  string
-	CallID    string
-	Args      map[string]any
-	StartedAt time.Time
+// a model-readable message naming each bad field. Empty raw arguments (nil,
+// "" or only white space) mean {}; anything that is not a JSON object is
+// ErrInvalidToolArgs.
+//
+// For a typed tool the arguments must also decode into its argument type
+// (an integer too large for an int field is caught here).
+func (t *Tool) Validate(raw json.RawMessage) (map[string]any, error) {
+	args, _, err := t.prepare(raw)
+	return args, err
 }
 
-// ExecutionEnd is reported after a handler settles.
-type ExecutionEnd struct {
-	ToolName  string
-	CallID    string
-	StartedAt time.Time
-	EndedAt   time.Time
-	Duration  time.Duration
-	IsError   bool
-	Err       error
-}
-
-// ExecutionObserver receives execution events; calls are synchronous.
-type ExecutionObserver interface {
-	ToolExecutionStart(ExecutionStart)
-	ToolExecutionEnd(ExecutionEnd)
-}
-
-// Execute runs the tool once: checksum over the raw args (unless inv.CallID
-// is set), validation (ErrInvalidToolArgs, no events, handler not called),
-// start event, handler under the tool's timeout with panic recovery, end event.
-// A handler error, panic or timeout is ErrToolDownstreamError with the cause
-// kept; cancellation of ctx is returned as ctx's error, not a tool failure.
-// ArtifactTools return an OutputText. obs may be nil.
-func (t *Tool) Execute(ctx context.Context, raw json.RawMessage, inv Invocation, obs ExecutionObserver) (Output, error) {
-	return Output{}, ErrToolDownstreamError.With(nil, "not implemented yet")
+// prepare validates raw and, for a typed tool, decodes it.
+func (t *Tool) prepare(raw json.RawMessage) (args map[string]any, typedArgs any, err error) {
+	if t == nil || t.v == nil {
+		return nil, nil, ErrInvalidToolArgs.With(nil, "forge: nil or unconstructed tool")
+	}
+	args, defaulted, err := t.v.validate(t.name, raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	if t.decode != nil {
+		if typedArgs, err = t.decode(raw, args, defaulted); err != nil {
+			return nil, nil, err
+		}
+	}
+	return args, typedArgs, nil
 }

@@ -1,10 +1,13 @@
 package forge
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
+	"github.com/ebbforge/adk/canonical"
 	"github.com/ebbforge/adk/media"
 )
 
@@ -38,6 +41,19 @@ const (
 	ResultArtifacts
 	ResultMedia
 )
+
+// String names the shape, as in the persisted form.
+func (k ResultKind) String() string {
+	switch k {
+	case ResultText:
+		return "text"
+	case ResultArtifacts:
+		return "artifacts"
+	case ResultMedia:
+		return "media"
+	}
+	return "none"
+}
 
 // Results is the outcome of a tool call: exactly one of a Tokenizable, one or
 // more artifacts, or one or more media. The zero value holds nothing.
@@ -112,9 +128,188 @@ type ToolCall struct {
 }
 
 // NewToolCall validates raw and returns the ToolCall, or an error matching
-// ErrInvalidInitialToolCallValue that names every field at fault.
+// ErrInvalidInitialToolCallValue that names every field at fault (its cause
+// is a *ValidationError listing them).
+//
+// Rules:
+//   - ID and Tool are non-empty.
+//   - Args is required and must be a JSON object: a map, a struct (or any
+//     value encoding/json turns into an object), or JSON text as a string,
+//     []byte or json.RawMessage. It is stored as compact JSON text.
+//   - Checksum is 64 lowercase hex digits. It is not recomputed here; see
+//     VerifyChecksum.
+//   - Results is one of the three shapes, arrays non-empty, no nil entries,
+//     artifacts with a non-empty ID; the slices are copied.
+//   - CreatedAt is required. A zero UpdatedAt means CreatedAt. CompletedAt
+//     is required when IsComplete and must be zero otherwise. UpdatedAt and
+//     CompletedAt may not precede CreatedAt.
+//   - Inline nil means true. A non-null Payload must be valid JSON and needs
+//     a non-empty ReplayCompatibility.
 func NewToolCall(raw RawToolCall) (*ToolCall, error) {
-	return nil, ErrInvalidInitialToolCallValue.With(nil, "not implemented yet")
+	var p problems
+	c := &ToolCall{
+		id: raw.ID, tool: raw.Tool, checksum: raw.Checksum,
+		isComplete: raw.IsComplete, isError: raw.IsError,
+		inline: raw.Inline == nil || *raw.Inline, fromArtTool: raw.FromArtifactTool,
+		createdAt: raw.CreatedAt, updatedAt: raw.UpdatedAt, completedAt: raw.CompletedAt,
+		replayCompatibility: raw.ReplayCompatibility,
+	}
+	if raw.ID == "" {
+		p.add("id: required")
+	}
+	if raw.Tool == "" {
+		p.add("tool: required")
+	}
+	if args, msg := normalizeArgs(raw.Args); msg != "" {
+		p.add("args: %s", msg)
+	} else {
+		c.args = args
+	}
+	if !isChecksum(raw.Checksum) {
+		if raw.Checksum == "" {
+			p.add("checksum: required")
+		} else {
+			p.add("checksum: %q is not 64 lowercase hex digits", raw.Checksum)
+		}
+	}
+	if res, msg := normalizeResults(raw.Results); msg != "" {
+		p.add("results: %s", msg)
+	} else {
+		c.results = res
+	}
+	if c.createdAt.IsZero() {
+		p.add("createdAt: required")
+	}
+	if c.updatedAt.IsZero() {
+		c.updatedAt = c.createdAt
+	} else if !c.createdAt.IsZero() && c.updatedAt.Before(c.createdAt) {
+		p.add("updatedAt: precedes createdAt")
+	}
+	switch {
+	case c.isComplete && c.completedAt.IsZero():
+		p.add("completedAt: required when isComplete")
+	case !c.isComplete && !c.completedAt.IsZero():
+		p.add("completedAt: must be zero when not isComplete")
+	case !c.completedAt.IsZero() && !c.createdAt.IsZero() && c.completedAt.Before(c.createdAt):
+		p.add("completedAt: precedes createdAt")
+	}
+	if pl := bytes.TrimSpace(raw.Payload); len(pl) > 0 && !bytes.Equal(pl, []byte("null")) {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, pl); err != nil {
+			p.add("payload: not valid JSON")
+		} else {
+			c.payload = buf.Bytes()
+		}
+		if raw.ReplayCompatibility == "" {
+			p.add("replayCompatibility: required when payload is set")
+		}
+	}
+	if err := p.err(ErrInvalidInitialToolCallValue, "tool call"); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func isChecksum(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// normalizeArgs returns v as compact JSON object text, or why it cannot.
+func normalizeArgs(v any) (json.RawMessage, string) {
+	var text []byte
+	switch a := v.(type) {
+	case nil:
+		return nil, "required"
+	case json.RawMessage:
+		text = a
+	case []byte:
+		text = a
+	case string:
+		text = []byte(a)
+	default:
+		if isNil(v) {
+			return nil, "required"
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Sprintf("cannot encode %T as JSON: %v", v, err)
+		}
+		text = b
+	}
+	text = bytes.TrimSpace(text)
+	if !json.Valid(text) {
+		return nil, "not valid JSON"
+	}
+	if text[0] != '{' {
+		return nil, "must be a JSON object, got " + jsonKind(text[0])
+	}
+	var buf bytes.Buffer
+	_ = json.Compact(&buf, text) // valid, checked above
+	return buf.Bytes(), ""
+}
+
+// normalizeResults accepts the documented shapes and returns a private copy.
+func normalizeResults(v any) (Results, string) {
+	switch r := v.(type) {
+	case nil:
+		return Results{}, "required"
+	case Results:
+		switch {
+		case r.text != nil:
+			return r, ""
+		case len(r.artifacts) > 0:
+			return normalizeResults(r.artifacts)
+		case len(r.media) > 0:
+			return normalizeResults(r.media)
+		}
+		return Results{}, "required (empty Results)"
+	case *Results:
+		if r == nil {
+			return Results{}, "required"
+		}
+		return normalizeResults(*r)
+	case *Tokenizable:
+		if r == nil {
+			return Results{}, "nil Tokenizable"
+		}
+		return Results{text: r}, ""
+	case *media.Media:
+		return normalizeResults([]*media.Media{r})
+	case []*media.Media:
+		if len(r) == 0 {
+			return Results{}, "empty media list"
+		}
+		for i, m := range r {
+			if m == nil {
+				return Results{}, fmt.Sprintf("[%d]: nil media", i)
+			}
+		}
+		return Results{media: append([]*media.Media(nil), r...)}, ""
+	case []Artifact:
+		if len(r) == 0 {
+			return Results{}, "empty artifact list"
+		}
+		for i, a := range r {
+			if isNil(a) {
+				return Results{}, fmt.Sprintf("[%d]: nil artifact", i)
+			}
+			if a.ID() == "" {
+				return Results{}, fmt.Sprintf("[%d]: artifact with an empty id", i)
+			}
+		}
+		return Results{artifacts: append([]Artifact(nil), r...)}, ""
+	case Artifact:
+		return normalizeResults([]Artifact{r})
+	}
+	return Results{}, fmt.Sprintf("unsupported type %T (want a Tokenizable, one or more Artifacts or one or more Media)", v)
 }
 
 // ID is the provider's correlation key.
@@ -125,6 +320,23 @@ func (c *ToolCall) Tool() string { return c.tool }
 
 // Args returns the arguments as canonical-ready JSON object text.
 func (c *ToolCall) Args() json.RawMessage { return c.args }
+
+// ArgsMap decodes the arguments into a fresh map (numbers as float64).
+func (c *ToolCall) ArgsMap() (map[string]any, error) {
+	var m map[string]any
+	if err := json.Unmarshal(c.args, &m); err != nil {
+		return nil, fmt.Errorf("forge: tool call args: %w", err)
+	}
+	return m, nil
+}
+
+// DecodeArgs decodes the arguments into v, as json.Unmarshal does.
+func (c *ToolCall) DecodeArgs(v any) error {
+	if err := json.Unmarshal(c.args, v); err != nil {
+		return fmt.Errorf("forge: tool call args: %w", err)
+	}
+	return nil
+}
 
 // Checksum is canonical.Checksum(tool, args) as supplied at construction.
 func (c *ToolCall) Checksum() string { return c.checksum }
@@ -169,5 +381,15 @@ func (c *ToolCall) Raw() RawToolCall {
 }
 
 // VerifyChecksum recomputes canonical.Checksum(tool, args) and returns
-// ErrChecksumMismatch if it differs from Checksum.
-func (c *ToolCall) VerifyChecksum() error { return nil }
+// ErrChecksumMismatch if it differs from Checksum. If the checksum cannot be
+// computed at all, that error is returned wrapped.
+func (c *ToolCall) VerifyChecksum() error {
+	sum, err := canonical.Checksum(c.tool, c.args)
+	if err != nil {
+		return fmt.Errorf("forge: verify checksum of tool call %q: %w", c.id, err)
+	}
+	if sum != c.checksum {
+		return ErrChecksumMismatch.With(nil, "forge: tool call %q: checksum %s does not match tool and args (%s)", c.id, c.checksum, sum)
+	}
+	return nil
+}

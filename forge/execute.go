@@ -1,0 +1,221 @@
+package forge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/ebbforge/adk/canonical"
+)
+
+// ExecutionStart is reported before a handler runs.
+type ExecutionStart struct {
+	ToolName  string
+	CallID    string
+	Args      map[string]any
+	StartedAt time.Time
+}
+
+// ExecutionEnd is reported after a handler settles.
+type ExecutionEnd struct {
+	ToolName  string
+	CallID    string
+	StartedAt time.Time
+	EndedAt   time.Time
+	Duration  time.Duration
+	IsError   bool
+	Err       error
+}
+
+// ExecutionObserver receives execution events; calls are synchronous.
+type ExecutionObserver interface {
+	ToolExecutionStart(ExecutionStart)
+	ToolExecutionEnd(ExecutionEnd)
+}
+
+// PanicError is the cause of the ErrToolDownstreamError returned when a
+// handler panics: the recovered value and the handler goroutine's stack.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+// Error renders the panic value; the stack is in Stack.
+func (e *PanicError) Error() string { return fmt.Sprintf("forge: handler panicked: %v", e.Value) }
+
+// Unwrap returns the panic value when it is an error.
+func (e *PanicError) Unwrap() error {
+	if err, ok := e.Value.(error); ok {
+		return err
+	}
+	return nil
+}
+
+// Execute runs the tool once: checksum over the raw args (unless inv.CallID
+// is set), validation (ErrInvalidToolArgs, no events, handler not called),
+// start event, handler under the tool's timeout with panic recovery, end event.
+// A handler error, panic or timeout is ErrToolDownstreamError with the cause
+// kept; cancellation of ctx is returned as ctx's error, not a tool failure.
+// ArtifactTools return an OutputText. obs may be nil.
+//
+// Details:
+//   - inv.Tool is set to the tool's name, inv.Meta to a copy of its Meta and
+//     inv.CallID, when empty, to canonical.Checksum(name, raw) over the raw
+//     (pre-validation) arguments; empty raw arguments hash as {}.
+//   - Arguments that canonical cannot hash are ErrInvalidToolArgs.
+//   - A per-tool timeout is ErrToolDownstreamError whose chain holds
+//     context.DeadlineExceeded. Cancellation of ctx (or ctx's own deadline)
+//     is returned as an error matching ctx.Err() (context.Canceled or
+//     context.DeadlineExceeded) and never matches ErrToolDownstreamError.
+//   - When ctx can be cancelled or the tool has a timeout, the handler runs
+//     on its own goroutine and Execute returns as soon as the deadline passes
+//     or ctx is cancelled, even if the handler ignores its context: that
+//     goroutine is then abandoned (its context is cancelled) and its late
+//     result discarded. A handler that honours ctx leaves nothing behind.
+//     Otherwise the handler runs on the calling goroutine.
+//   - A successful handler must return a non-empty Output (TextOutput("") is
+//     fine); OutputNone, nil media, nil readers and nil artifacts are
+//     ErrToolDownstreamError.
+//   - The end event carries IsError and the returned error.
+func (t *Tool) Execute(ctx context.Context, raw json.RawMessage, inv Invocation, obs ExecutionObserver) (Output, error) {
+	args, typedArgs, err := t.prepare(raw)
+	if err != nil {
+		return Output{}, err
+	}
+	if inv.CallID == "" {
+		var src json.RawMessage = raw
+		if len(trimSpace(raw)) == 0 {
+			src = emptyObject
+		}
+		id, err := canonical.Checksum(t.name, src)
+		if err != nil {
+			return Output{}, argsError(t.name, []string{"arguments cannot be canonicalised: " + err.Error()})
+		}
+		inv.CallID = id
+	}
+	if err := ctx.Err(); err != nil {
+		return Output{}, cancelled(ctx, t.name)
+	}
+	inv.Tool = t.name
+	if t.opts.Meta != nil {
+		inv.Meta = t.Meta()
+	} else {
+		inv.Meta = nil
+	}
+	start := time.Now()
+	if obs != nil {
+		obs.ToolExecutionStart(ExecutionStart{ToolName: t.name, CallID: inv.CallID, Args: args, StartedAt: start})
+	}
+	out, err := t.run(ctx, args, typedArgs, inv)
+	if obs != nil {
+		end := time.Now()
+		obs.ToolExecutionEnd(ExecutionEnd{ToolName: t.name, CallID: inv.CallID, StartedAt: start, EndedAt: end,
+			Duration: end.Sub(start), IsError: err != nil, Err: err})
+	}
+	return out, err
+}
+
+var emptyObject = json.RawMessage("{}")
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+type result struct {
+	out Output
+	err error
+}
+
+// run calls the handler under the timeout and classifies the outcome.
+func (t *Tool) run(ctx context.Context, args map[string]any, typedArgs any, inv Invocation) (Output, error) {
+	if t.opts.Timeout <= 0 && ctx.Done() == nil {
+		// Nothing can interrupt the call: no goroutine needed.
+		out, err := t.call(ctx, args, typedArgs, inv)
+		return t.settle(ctx, ctx, out, err)
+	}
+	var hctx context.Context
+	var cancel context.CancelFunc
+	if t.opts.Timeout > 0 {
+		hctx, cancel = context.WithTimeout(ctx, t.opts.Timeout)
+	} else {
+		hctx, cancel = context.WithCancel(ctx)
+	}
+	defer cancel()
+	ch := make(chan result, 1) // buffered: an abandoned handler never blocks
+	go func() {
+		out, err := t.call(hctx, args, typedArgs, inv)
+		ch <- result{out, err}
+	}()
+	select {
+	case r := <-ch:
+		return t.settle(ctx, hctx, r.out, r.err)
+	case <-hctx.Done():
+		select {
+		case r := <-ch: // settled at the same instant: keep the real answer
+			return t.settle(ctx, hctx, r.out, r.err)
+		default:
+		}
+		return t.settle(ctx, hctx, Output{}, hctx.Err())
+	}
+}
+
+// settle turns a handler outcome into Execute's result.
+func (t *Tool) settle(ctx, hctx context.Context, out Output, err error) (Output, error) {
+	if err == nil {
+		if msg := out.check(); msg != "" {
+			return Output{}, ErrToolDownstreamError.With(errors.New(msg), "forge: tool %q failed", t.name)
+		}
+		return out, nil
+	}
+	if ctx.Err() != nil {
+		return Output{}, cancelled(ctx, t.name)
+	}
+	if hctx.Err() != nil && errors.Is(context.Cause(hctx), context.DeadlineExceeded) {
+		timeout := fmt.Errorf("forge: tool %q timed out after %s: %w", t.name, t.opts.Timeout, context.DeadlineExceeded)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			timeout = errors.Join(timeout, err)
+		}
+		return Output{}, ErrToolDownstreamError.With(timeout, "forge: tool %q failed", t.name)
+	}
+	return Output{}, ErrToolDownstreamError.With(err, "forge: tool %q failed", t.name)
+}
+
+// cancelled reports the caller's cancellation; it matches ctx.Err() and
+// keeps a custom cause.
+func cancelled(ctx context.Context, tool string) error {
+	err, cause := ctx.Err(), context.Cause(ctx)
+	if cause != nil && cause != err {
+		return fmt.Errorf("forge: tool %q: %w: %w", tool, err, cause)
+	}
+	return fmt.Errorf("forge: tool %q: %w", tool, err)
+}
+
+// call invokes the handler, turning a panic into a PanicError.
+func (t *Tool) call(ctx context.Context, args map[string]any, typedArgs any, inv Invocation) (out Output, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = Output{}, &PanicError{Value: p, Stack: debug.Stack()}
+		}
+	}()
+	switch {
+	case t.typed != nil:
+		return t.typed(ctx, typedArgs, inv)
+	case t.artifactHandler != nil:
+		s, err := t.artifactHandler(ctx, args, inv)
+		if err != nil {
+			return Output{}, err
+		}
+		return TextOutput(s), nil
+	default:
+		return t.handler(ctx, args, inv)
+	}
+}

@@ -1,0 +1,239 @@
+package forge
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// validator holds a tool's schema, resolved once at construction.
+type validator struct {
+	schema      *jsonschema.Schema
+	root        *jsonschema.Resolved
+	hasDefaults bool
+	// diag resolves the extra schemas used to name every bad field; only a
+	// failed validation needs them, so they are built on first use.
+	diag func() *diagnostics
+}
+
+// diagnostics are resolved pieces of the root schema, so that each fault is
+// found by the library's validator even though it stops at the first one.
+type diagnostics struct {
+	fields   map[string]*jsonschema.Resolved // per root property
+	shape    *jsonschema.Resolved            // root with every property accepting anything, nothing required
+	required *jsonschema.Resolved            // only the root's required list
+}
+
+// newValidator resolves raw (a schema document) or derived and returns the
+// validator and the schema document to publish.
+func newValidator(raw json.RawMessage, derived *jsonschema.Schema) (*validator, json.RawMessage, error) {
+	s := derived
+	var doc []byte
+	if s == nil {
+		s = new(jsonschema.Schema)
+		if err := json.Unmarshal(raw, s); err != nil {
+			return nil, nil, fmt.Errorf("not a JSON Schema document: %v", err)
+		}
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, raw); err != nil {
+			return nil, nil, err
+		}
+		doc = buf.Bytes()
+	} else {
+		b, err := json.Marshal(s)
+		if err != nil {
+			return nil, nil, err
+		}
+		doc = b
+	}
+	if !(s.Type == "object" || len(s.Types) == 1 && s.Types[0] == "object") {
+		got := s.Type
+		if got == "" && len(s.Types) > 0 {
+			got = strings.Join(s.Types, ",")
+		}
+		return nil, nil, fmt.Errorf("root type must be \"object\", got %q", got)
+	}
+	r, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	v := &validator{schema: s, root: r, hasDefaults: bytes.Contains(doc, []byte(`"default"`))}
+	v.diag = sync.OnceValue(v.buildDiagnostics)
+	return v, doc, nil
+}
+
+func (v *validator) buildDiagnostics() *diagnostics {
+	d := &diagnostics{fields: map[string]*jsonschema.Resolved{}}
+	root := v.schema.CloneSchemas()
+	for name, sub := range root.Properties {
+		if sub == nil {
+			continue
+		}
+		c := sub.CloneSchemas()
+		// Keep local $refs resolvable from the property on its own.
+		c.Schema, c.Defs, c.Definitions = root.Schema, root.Defs, root.Definitions
+		if r, err := c.Resolve(nil); err == nil {
+			d.fields[name] = r
+		}
+	}
+	shape := root.CloneSchemas()
+	for name := range shape.Properties {
+		shape.Properties[name] = &jsonschema.Schema{}
+	}
+	shape.Required = nil
+	if r, err := shape.Resolve(nil); err == nil {
+		d.shape = r
+	}
+	if len(root.Required) > 0 {
+		req := &jsonschema.Schema{Required: root.Required}
+		if r, err := req.Resolve(nil); err == nil {
+			d.required = r
+		}
+	}
+	return d
+}
+
+// validate decodes raw into an object, applies defaults and validates it.
+// defaulted reports whether defaults may have changed the object.
+func (v *validator) validate(tool string, raw json.RawMessage) (args map[string]any, defaulted bool, err error) {
+	b := bytes.TrimSpace(raw)
+	if len(b) == 0 {
+		args = map[string]any{}
+	} else {
+		if b[0] != '{' {
+			if !json.Valid(b) {
+				return nil, false, argsError(tool, []string{"arguments are not valid JSON"})
+			}
+			return nil, false, argsError(tool, []string{"arguments must be a JSON object, got " + jsonKind(b[0])})
+		}
+		if err := json.Unmarshal(b, &args); err != nil {
+			return nil, false, argsError(tool, []string{"arguments are not valid JSON: " + decodeProblem(err)})
+		}
+	}
+	if v.hasDefaults {
+		if err := applyDefaults(v.root, &args); err != nil {
+			return nil, false, argsError(tool, []string{err.Error()})
+		}
+		defaulted = true
+	}
+	if err := v.root.Validate(args); err != nil {
+		return nil, false, argsError(tool, v.diagnose(args, err))
+	}
+	return args, defaulted, nil
+}
+
+func applyDefaults(r *jsonschema.Resolved, args *map[string]any) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("cannot apply defaults: %v", p)
+		}
+	}()
+	return r.ApplyDefaults(args)
+}
+
+// diagnose names every fault of args; rootErr is the full schema's verdict.
+func (v *validator) diagnose(args map[string]any, rootErr error) []string {
+	d := v.diag()
+	var out []string
+	for _, k := range slices.Sorted(mapsKeys(args)) {
+		if r := d.fields[k]; r != nil {
+			if err := r.Validate(args[k]); err != nil {
+				out = append(out, fieldProblem(k, err))
+			}
+		}
+	}
+	if d.required != nil {
+		if err := d.required.Validate(args); err != nil {
+			out = append(out, fieldProblem("", err))
+		}
+	}
+	if d.shape != nil {
+		if err := d.shape.Validate(args); err != nil {
+			out = append(out, fieldProblem("", err))
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, fieldProblem("", rootErr))
+	}
+	return out
+}
+
+func mapsKeys(m map[string]any) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// fieldProblem turns the library's "validating root: validating
+// /properties/a/properties/b: type: ..." into "field.a.b: type: ...".
+func fieldProblem(field string, err error) string {
+	msg := err.Error()
+	path := ""
+	for strings.HasPrefix(msg, "validating ") {
+		rest := msg[len("validating "):]
+		i := strings.Index(rest, ": ")
+		if i < 0 {
+			break
+		}
+		if p := rest[:i]; p != "root" {
+			path = p
+		}
+		msg = rest[i+2:]
+	}
+	name := field
+	for seg := range strings.SplitSeq(strings.TrimPrefix(path, "/"), "/") {
+		switch seg {
+		case "", "properties":
+		case "items", "prefixItems":
+			name += "[]"
+		default:
+			if name != "" {
+				name += "."
+			}
+			name += seg
+		}
+	}
+	if name == "" {
+		return msg
+	}
+	return name + ": " + msg
+}
+
+func jsonKind(c byte) string {
+	switch {
+	case c == '[':
+		return "an array"
+	case c == '"':
+		return "a string"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == 'n':
+		return "null"
+	default:
+		return "a number"
+	}
+}
+
+// decodeProblem renders an encoding/json error for the model, naming the
+// field when the decoder knows it.
+func decodeProblem(err error) string {
+	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok && te.Field != "" {
+		return fmt.Sprintf("%s: cannot use %s as %s", te.Field, te.Value, te.Type)
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// argsError is ErrInvalidToolArgs naming each bad field.
+func argsError(tool string, list []string) error {
+	return ErrInvalidToolArgs.With(&ValidationError{Problems: list}, "forge: invalid arguments for tool %q", tool)
+}

@@ -1,0 +1,151 @@
+package forge
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/ebbforge/adk/media"
+)
+
+// ResultResolver turns the references in a persisted ToolCall back into live
+// results. The spooledartifact and media stores implement it.
+type ResultResolver interface {
+	// ResolveArtifact returns the artifact of the given kind stored under id.
+	ResolveArtifact(ctx context.Context, kind, id string) (Artifact, error)
+	// ResolveMedia returns the media stored under id.
+	ResolveMedia(ctx context.Context, id string) (*media.Media, error)
+}
+
+// The persisted form of a ToolCall. Results are referenced, never inlined,
+// except text, which is the answer itself.
+type toolCallJSON struct {
+	ID                  string          `json:"id"`
+	Tool                string          `json:"tool"`
+	Args                json.RawMessage `json:"args"`
+	Checksum            string          `json:"checksum"`
+	Results             resultsJSON     `json:"results"`
+	IsComplete          bool            `json:"isComplete"`
+	IsError             bool            `json:"isError"`
+	Inline              *bool           `json:"inline,omitempty"`
+	FromArtifactTool    bool            `json:"fromArtifactTool"`
+	CreatedAt           time.Time       `json:"createdAt"`
+	UpdatedAt           time.Time       `json:"updatedAt"`
+	CompletedAt         *time.Time      `json:"completedAt,omitempty"`
+	Payload             json.RawMessage `json:"payload,omitempty"`
+	ReplayCompatibility string          `json:"replayCompatibility,omitempty"`
+}
+
+type resultsJSON struct {
+	Kind      string        `json:"kind"` // text, artifacts or media
+	Text      *string       `json:"text,omitempty"`
+	Artifacts []artifactRef `json:"artifacts,omitempty"`
+	Media     []mediaRef    `json:"media,omitempty"`
+}
+
+type artifactRef struct {
+	Kind string `json:"kind"`
+	ID   string `json:"id"`
+}
+
+// mediaRef is the media's id plus descriptive metadata; only the id is used
+// to resolve it.
+type mediaRef struct {
+	ID       string     `json:"id"`
+	Kind     media.Kind `json:"kind,omitempty"`
+	MIMEType string     `json:"mimeType,omitempty"`
+	Filename string     `json:"filename,omitempty"`
+}
+
+// MarshalJSON writes the persisted form: text results inline (a dynamic
+// Tokenizable rendered with a nil scope), artifacts as {kind, id} and media
+// as {id, kind, mimeType, filename} references. Decode it with
+// UnmarshalToolCall.
+func (c *ToolCall) MarshalJSON() ([]byte, error) {
+	j := toolCallJSON{ID: c.id, Tool: c.tool, Args: c.args, Checksum: c.checksum,
+		IsComplete: c.isComplete, IsError: c.isError, Inline: &c.inline, FromArtifactTool: c.fromArtTool,
+		CreatedAt: c.createdAt, UpdatedAt: c.updatedAt, Payload: c.payload,
+		ReplayCompatibility: c.replayCompatibility}
+	if !c.completedAt.IsZero() {
+		j.CompletedAt = &c.completedAt
+	}
+	j.Results.Kind = c.results.Kind().String()
+	switch c.results.Kind() {
+	case ResultText:
+		s, err := c.results.text.Render(nil)
+		if err != nil {
+			return nil, err
+		}
+		j.Results.Text = &s
+	case ResultArtifacts:
+		for _, a := range c.results.artifacts {
+			j.Results.Artifacts = append(j.Results.Artifacts, artifactRef{Kind: a.Kind(), ID: a.ID()})
+		}
+	case ResultMedia:
+		for _, m := range c.results.media {
+			j.Results.Media = append(j.Results.Media, mediaRef{ID: m.ID(), Kind: m.Kind(), MIMEType: m.MIMEType(), Filename: m.Filename()})
+		}
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalToolCall decodes the persisted form written by MarshalJSON,
+// resolving artifact and media references through res (which may be nil
+// when the results are text), and re-runs NewToolCall's validation. Every
+// failure matches ErrInvalidInitialToolCallValue; a resolver's error is kept
+// as the cause.
+func UnmarshalToolCall(ctx context.Context, data []byte, res ResultResolver) (*ToolCall, error) {
+	var j toolCallJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return nil, ErrInvalidInitialToolCallValue.With(err, "forge: decode tool call")
+	}
+	raw := RawToolCall{ID: j.ID, Tool: j.Tool, Checksum: j.Checksum, IsComplete: j.IsComplete,
+		IsError: j.IsError, Inline: j.Inline, FromArtifactTool: j.FromArtifactTool,
+		CreatedAt: j.CreatedAt, UpdatedAt: j.UpdatedAt, Payload: j.Payload,
+		ReplayCompatibility: j.ReplayCompatibility}
+	if j.Args != nil {
+		raw.Args = j.Args
+	}
+	if j.CompletedAt != nil {
+		raw.CompletedAt = *j.CompletedAt
+	}
+	needResolver := len(j.Results.Artifacts) > 0 || len(j.Results.Media) > 0
+	if needResolver && res == nil {
+		return nil, ErrInvalidInitialToolCallValue.With(nil, "forge: decode tool call %q: results reference stored %s but no resolver was given", j.ID, j.Results.Kind)
+	}
+	switch j.Results.Kind {
+	case "text":
+		if j.Results.Text == nil {
+			return nil, ErrInvalidInitialToolCallValue.With(nil, "forge: decode tool call %q: text results without text", j.ID)
+		}
+		raw.Results = NewTokenizable(*j.Results.Text)
+	case "artifacts":
+		list := make([]Artifact, 0, len(j.Results.Artifacts))
+		for _, ref := range j.Results.Artifacts {
+			a, err := res.ResolveArtifact(ctx, ref.Kind, ref.ID)
+			if err != nil {
+				return nil, ErrInvalidInitialToolCallValue.With(err, "forge: decode tool call %q: resolve artifact %s %q", j.ID, ref.Kind, ref.ID)
+			}
+			list = append(list, a)
+		}
+		raw.Results = list
+	case "media":
+		list := make([]*media.Media, 0, len(j.Results.Media))
+		for _, ref := range j.Results.Media {
+			m, err := res.ResolveMedia(ctx, ref.ID)
+			if err != nil {
+				return nil, ErrInvalidInitialToolCallValue.With(err, "forge: decode tool call %q: resolve media %q", j.ID, ref.ID)
+			}
+			list = append(list, m)
+		}
+		raw.Results = list
+	default:
+		return nil, ErrInvalidInitialToolCallValue.With(nil, "forge: decode tool call %q: unknown results kind %q", j.ID, j.Results.Kind)
+	}
+	c, err := NewToolCall(raw)
+	if err != nil {
+		return nil, fmt.Errorf("forge: decode tool call: %w", err)
+	}
+	return c, nil
+}
