@@ -1,0 +1,422 @@
+package jsonartifact_test
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/spooledartifact"
+	"github.com/ebbforge/adk/spooledartifact/jsonartifact"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// callTool runs the forged method named tool of k over a.
+func callTool(t *testing.T, k jsonartifact.Kind, a forge.Artifact, tool string, args map[string]any) (string, error) {
+	t.Helper()
+	for _, m := range k.Methods() {
+		if m.Tool == tool {
+			return m.Call(context.Background(), a, args)
+		}
+	}
+	t.Fatalf("no method %s", tool)
+	return "", nil
+}
+
+func wrap(t *testing.T, k jsonartifact.Kind, r spooledartifact.Reader) forge.Artifact {
+	t.Helper()
+	a, err := k.Wrap(context.Background(), "call_1", r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".txt")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+// exportJSONL is a small JSON Lines export, generated: blank lines, CRLF and
+// a record that is not an object are part of the format.
+func exportJSONL() string {
+	var b strings.Builder
+	for i := range 5 {
+		fmt.Fprintf(&b, `{"id":%d,"name":"user%d","age":%d,"roles":[%s]}`+"\n", i, i, 20+i*7, strings.Repeat(`"r",`, i%3)+`"base"`)
+		if i == 2 {
+			b.WriteString("\r\n   \n")
+		}
+	}
+	b.WriteString(`{"id":5,"extra":{"nested":true},"roles":[]}` + "\r\n")
+	b.WriteString(`"not an object"` + "\n")
+	return b.String()
+}
+
+func TestConformance(t *testing.T) {
+	api, err := os.ReadFile("testdata/api_response.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := map[string]string{
+		"api":   string(api),
+		"jsonl": exportJSONL(),
+		"json5": "// orders\n{id: 'ord_1', items: [{price: 10,}, {price: 0x20}, {price: +.5}], note: 'single', ratio: -Infinity,}\n",
+	}
+	cases := []struct {
+		doc, tool string
+		args      map[string]any
+	}{
+		{"api", "artifact_json_type", nil},
+		{"api", "artifact_json_keys", nil},
+		{"api", "artifact_json_length", nil},
+		{"api", "artifact_json_get", map[string]any{"path": "data.#.id"}},
+		{"api", "artifact_json_get", map[string]any{"path": "data.0.customer"}},
+		{"api", "artifact_json_get", map[string]any{"path": "$.meta.big_id"}},
+		{"api", "artifact_json_get", map[string]any{"path": "data.#(status==\"paid\").items.#(price>20)#.title"}},
+		{"api", "artifact_json_get", map[string]any{"path": "nope.nothing"}},
+		{"api", "artifact_json_filter", map[string]any{"path": "data.#(total>50)#"}},
+		{"api", "artifact_json_filter", map[string]any{"path": "data.#(total>500)#"}},
+		{"api", "artifact_json_slice", map[string]any{"start": 3.0, "end": 4.0}},
+		{"api", "artifact_json_pluck", map[string]any{"path": "data.#.items.#.sku"}},
+		{"api", "artifact_json_pluck", map[string]any{"path": "data.#.customer.email"}},
+		{"api", "artifact_json_pluck", map[string]any{"path": "data.#.items.#(price>10)#.title"}},
+		{"api", "artifact_json_pluck", map[string]any{"path": "data.#.items.#"}},
+		{"jsonl", "artifact_json_type", nil},
+		{"jsonl", "artifact_json_keys", nil},
+		{"jsonl", "artifact_json_length", nil},
+		{"jsonl", "artifact_json_get", map[string]any{"path": "name"}},
+		{"jsonl", "artifact_json_get", map[string]any{"path": "roles.#(==\"r\")#"}},
+		{"jsonl", "artifact_json_filter", map[string]any{"path": "#(age>30)"}},
+		{"jsonl", "artifact_json_filter", map[string]any{"path": "extra.nested"}},
+		{"jsonl", "artifact_json_slice", map[string]any{"start": 1.0, "end": 3.0}},
+		{"jsonl", "artifact_json_slice", map[string]any{"start": 5.0}},
+		{"jsonl", "artifact_json_pluck", map[string]any{"path": "roles.#"}},
+		{"jsonl", "artifact_json_pluck", map[string]any{"path": "roles"}},
+		{"jsonl", "artifact_json_pluck", map[string]any{"path": "$"}},
+		{"json5", "artifact_json_type", nil},
+		{"json5", "artifact_json_keys", nil},
+		{"json5", "artifact_json_get", map[string]any{"path": "items.#.price"}},
+		{"json5", "artifact_json_slice", nil},
+	}
+	for _, c := range cases {
+		name := c.doc + "_" + strings.TrimPrefix(c.tool, "artifact_json_")
+		if p, ok := c.args["path"]; ok {
+			name += "_" + sanitize(fmt.Sprint(p))
+		}
+		for _, k := range []string{"start", "end"} {
+			if v, ok := c.args[k]; ok {
+				name += fmt.Sprintf("_%s%v", k, v)
+			}
+		}
+		t.Run(name, func(t *testing.T) {
+			k := jsonartifact.Kind{}
+			got, err := callTool(t, k, wrap(t, k, newMem(docs[c.doc])), c.tool, c.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, name, got)
+		})
+	}
+}
+
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' {
+			return r
+		}
+		return '-'
+	}, s)
+}
+
+func TestFormat(t *testing.T) {
+	cases := []struct {
+		name    string
+		hint    jsonartifact.Format
+		content string
+		want    jsonartifact.Format
+		err     error
+	}{
+		{"object", "", `{"a":1}`, jsonartifact.FormatJSON, nil},
+		{"padded scalar", "", "  42 \n", jsonartifact.FormatJSON, nil},
+		{"lines", "", "{\"a\":1}\n{\"a\":2}\n", jsonartifact.FormatJSONL, nil},
+		{"one line jsonl is json", "", "{\"a\":1}\n", jsonartifact.FormatJSON, nil},
+		{"lines with blanks and crlf", "", "1\r\n\r\n[2]\r\n", jsonartifact.FormatJSONL, nil},
+		{"json5", "", "{a: 1, // c\n b: [1,2,],}", jsonartifact.FormatJSON5, nil},
+		{"empty", "", "", jsonartifact.FormatJSONL, nil},
+		{"ndjson never inferred", "", "1\n2\n", jsonartifact.FormatJSONL, nil},
+		{"ndjson hint", jsonartifact.FormatNDJSON, "1\n2\n", jsonartifact.FormatNDJSON, nil},
+		{"jsonl hint over one line", jsonartifact.FormatJSONL, "{\"a\":1}\n", jsonartifact.FormatJSONL, nil},
+		{"json hint", jsonartifact.FormatJSON, `[1]`, jsonartifact.FormatJSON, nil},
+		{"json hint not json", jsonartifact.FormatJSON, "1\n2\n", "", jsonartifact.ErrUnsupportedFormat},
+		{"json5 hint", jsonartifact.FormatJSON5, `{a:'x'}`, jsonartifact.FormatJSON5, nil},
+		{"json5 hint two values", jsonartifact.FormatJSON5, `{a:1} {b:2}`, "", jsonartifact.ErrUnsupportedFormat},
+		{"unknown hint", "xml", `<a/>`, "", jsonartifact.ErrUnsupportedFormat},
+		{"garbage", "", `{"a":`, "", jsonartifact.ErrUnsupportedFormat},
+		{"half lines", "", "{\"a\":1}\nnope\n", "", jsonartifact.ErrUnsupportedFormat},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := jsonartifact.New("id", newMem(c.content), jsonartifact.Kind{Format: c.hint})
+			got, err := a.Format(context.Background())
+			if !errors.Is(err, c.err) || (c.err == nil) != (err == nil) {
+				t.Fatalf("err = %v, want %v", err, c.err)
+			}
+			if got != c.want {
+				t.Errorf("format = %q, want %q", got, c.want)
+			}
+			var fe *forge.Error
+			if err != nil && !errors.As(err, &fe) {
+				t.Errorf("error %v is not a *forge.Error", err)
+			}
+		})
+	}
+}
+
+func TestLimits(t *testing.T) {
+	ctx := context.Background()
+	t.Run("document above MaxDocumentBytes", func(t *testing.T) {
+		doc := "{\n  \"a\": [1, 2, 3]\n}\n"
+		a := jsonartifact.New("id", newMem(doc), jsonartifact.Kind{MaxDocumentBytes: 8})
+		if _, err := a.Format(ctx); !errors.Is(err, jsonartifact.ErrTooLarge) {
+			t.Fatalf("err = %v, want ErrTooLarge", err)
+		}
+		a = jsonartifact.New("id", newMem(doc), jsonartifact.Kind{Format: jsonartifact.FormatJSON, MaxDocumentBytes: 8})
+		if _, err := a.Length(ctx); !errors.Is(err, jsonartifact.ErrTooLarge) {
+			t.Fatalf("hinted: err = %v, want ErrTooLarge", err)
+		}
+	})
+	t.Run("json lines above MaxDocumentBytes", func(t *testing.T) {
+		a := jsonartifact.New("id", newMem(exportJSONL()), jsonartifact.Kind{MaxDocumentBytes: 8})
+		f, err := a.Format(ctx)
+		if err != nil || f != jsonartifact.FormatJSONL {
+			t.Fatalf("format = %q, %v", f, err)
+		}
+		// Only the first MiB is checked up front: the bad last line surfaces
+		// when a query reaches it.
+		big := strings.Repeat(exportJSONL(), (2<<20)/len(exportJSONL()))
+		bad := jsonartifact.New("id", newMem(big+"{oops\n"), jsonartifact.Kind{MaxDocumentBytes: 8})
+		if f, err := bad.Format(ctx); err != nil || f != jsonartifact.FormatJSONL {
+			t.Fatalf("format = %q, %v", f, err)
+		}
+		if _, err := bad.Length(ctx); !errors.Is(err, jsonartifact.ErrInvalidRecord) {
+			t.Fatalf("err = %v, want ErrInvalidRecord", err)
+		}
+	})
+	t.Run("record above MaxRecordBytes", func(t *testing.T) {
+		content := "1\n" + `"` + strings.Repeat("x", 400<<10) + `"` + "\n3\n"
+		a := jsonartifact.New("id", newMem(content), jsonartifact.Kind{Format: jsonartifact.FormatJSONL, MaxRecordBytes: 300 << 10})
+		if _, err := a.Length(ctx); !errors.Is(err, jsonartifact.ErrTooLarge) {
+			t.Fatalf("err = %v, want ErrTooLarge", err)
+		}
+		a = jsonartifact.New("id", newMem(content), jsonartifact.Kind{Format: jsonartifact.FormatJSONL})
+		if n, err := a.Length(ctx); err != nil || n != 3 {
+			t.Fatalf("length = %d, %v; want 3 (a long line spans bufio buffers)", n, err)
+		}
+	})
+	t.Run("invalid record with hint", func(t *testing.T) {
+		a := jsonartifact.New("id", newMem("1\n{nope}\n"), jsonartifact.Kind{Format: jsonartifact.FormatNDJSON})
+		_, err := a.Length(ctx)
+		if !errors.Is(err, jsonartifact.ErrInvalidRecord) || !strings.Contains(err.Error(), "line 1") {
+			t.Fatalf("err = %v, want ErrInvalidRecord at line 1", err)
+		}
+	})
+	t.Run("answer caps", func(t *testing.T) {
+		k := jsonartifact.Kind{MaxMatches: 2}
+		got, err := callTool(t, k, wrap(t, k, newMem(exportJSONL())), "artifact_json_pluck", map[string]any{"path": "id"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "[\n  0,\n  1\n]\n(truncated: first 2 values shown; more exist. Narrow the path or page with artifact_json_slice)"
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+		k = jsonartifact.Kind{MaxAnswerBytes: 120}
+		got, err = callTool(t, k, wrap(t, k, newMem(exportJSONL())), "artifact_json_slice", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(got, "[\n  {\n    \"id\": 0,") || !strings.Contains(got, "\n]\n(truncated: 1 values shown;") {
+			t.Errorf("byte cap: got %q", got)
+		}
+		k = jsonartifact.Kind{MaxMatches: 3}
+		got, err = callTool(t, k, wrap(t, k, newMem(exportJSONL())), "artifact_json_keys", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "id\nname\nage\n(truncated: first 3 keys shown; more exist)"; got != want {
+			t.Errorf("keys cap: got %q, want %q", got, want)
+		}
+	})
+}
+
+func TestToolArgs(t *testing.T) {
+	k := jsonartifact.Kind{}
+	a := wrap(t, k, newMem(exportJSONL()))
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"artifact_json_get", nil},
+		{"artifact_json_get", map[string]any{"path": 3}},
+		{"artifact_json_filter", map[string]any{"path": "  "}},
+		{"artifact_json_slice", map[string]any{"start": -1.0}},
+		{"artifact_json_slice", map[string]any{"end": 1.5}},
+		{"artifact_json_slice", map[string]any{"end": "2"}},
+	} {
+		t.Run(fmt.Sprint(c.tool, c.args), func(t *testing.T) {
+			if _, err := callTool(t, k, a, c.tool, c.args); !errors.Is(err, forge.ErrInvalidToolArgs) {
+				t.Fatalf("err = %v, want ErrInvalidToolArgs", err)
+			}
+		})
+	}
+	t.Run("integer kinds", func(t *testing.T) {
+		for _, v := range []any{2, int64(2), 2.0, float32(2)} {
+			got, err := callTool(t, k, a, "artifact_json_slice", map[string]any{"start": v, "end": v})
+			if err != nil || got != "[]" {
+				t.Errorf("%T: got %q, %v", v, got, err)
+			}
+		}
+	})
+	t.Run("not a json artifact", func(t *testing.T) {
+		plain := spooledartifact.New("call_9", newMem("{}"))
+		got, err := callTool(t, k, plain, "artifact_json_type", nil)
+		if err != nil || got != "Error: tool call call_9 results are not a SpooledJsonArtifact instance" {
+			t.Fatalf("got %q, %v", got, err)
+		}
+	})
+}
+
+func TestMethods(t *testing.T) {
+	k := jsonartifact.Kind{}
+	if got := k.Name(); got != "SpooledJsonArtifact" {
+		t.Errorf("Name = %q", got)
+	}
+	a := wrap(t, k, newMem("{}"))
+	if a.Kind() != "SpooledJsonArtifact" {
+		t.Errorf("artifact Kind = %q", a.Kind())
+	}
+	if kinded, ok := a.(spooledartifact.Kinded); !ok || kinded.ArtifactKind() != spooledartifact.Kind(k) {
+		t.Errorf("artifact is not Kinded with its kind")
+	}
+	var names []string
+	for _, m := range k.Methods() {
+		names = append(names, m.Tool)
+		if !strings.Contains(m.Description, "produced earlier in this turn") {
+			t.Errorf("%s: description lacks the turn phrase", m.Tool)
+		}
+		var params map[string]any
+		if err := jsonUnmarshal(m.Params, &params); err != nil {
+			t.Errorf("%s: params: %v", m.Tool, err)
+		}
+		for _, r := range m.Required {
+			if _, ok := params[r]; !ok {
+				t.Errorf("%s: required %q not in params", m.Tool, r)
+			}
+		}
+		if _, ok := params["path"]; ok && !strings.Contains(m.Description, "gjson syntax") {
+			t.Errorf("%s: path tool does not explain gjson syntax", m.Tool)
+		}
+	}
+	want := []string{"artifact_json_type", "artifact_json_keys", "artifact_json_length", "artifact_json_get",
+		"artifact_json_filter", "artifact_json_slice", "artifact_json_pluck"}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+}
+
+func TestIterators(t *testing.T) {
+	ctx := context.Background()
+	a := jsonartifact.New("id", newMem(exportJSONL()), jsonartifact.Kind{})
+	var lines []int
+	for r, err := range a.Records(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, r.Line)
+		if r.Index == 3 {
+			break
+		}
+	}
+	if diff := cmp.Diff([]int{0, 1, 2, 5}, lines); diff != "" {
+		t.Errorf("record lines (-want +got):\n%s", diff)
+	}
+	var ids []string
+	for v, err := range a.Pluck(ctx, "id") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, string(v))
+	}
+	if diff := cmp.Diff([]string{"0", "1", "2", "3", "4", "5"}, ids); diff != "" {
+		t.Errorf("ids (-want +got):\n%s", diff)
+	}
+	keys, ok, err := a.Keys(ctx)
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if diff := cmp.Diff([]string{"id", "name", "age", "roles", "extra"}, keys); diff != "" {
+		t.Errorf("keys (-want +got):\n%s", diff)
+	}
+	single := jsonartifact.New("id", newMem(`[1,2]`), jsonartifact.Kind{})
+	if _, ok, err := single.Keys(ctx); ok || err != nil {
+		t.Errorf("array root keys: ok=%v err=%v, want undefined", ok, err)
+	}
+	var got []string
+	for r, err := range single.Slice(ctx, 5, 9) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(r.Value))
+	}
+	if diff := cmp.Diff([]string{"[1,2]"}, got); diff != "" {
+		t.Errorf("single-root slice ignores the range (-want +got):\n%s", diff)
+	}
+	bad := jsonartifact.New("id", newMem("nope nope"), jsonartifact.Kind{})
+	n := 0
+	for _, err := range bad.Filter(ctx, "a") {
+		n++
+		if !errors.Is(err, jsonartifact.ErrUnsupportedFormat) {
+			t.Errorf("err = %v", err)
+		}
+	}
+	if n != 1 {
+		t.Errorf("yielded %d times, want the error once", n)
+	}
+}
+
+func TestCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	a := jsonartifact.New("id", newGen(5000), jsonartifact.Kind{})
+	if _, err := a.Length(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	// A context error is not cached as the artifact's format error.
+	if n, err := a.Length(context.Background()); err != nil || n != 5000 {
+		t.Fatalf("length = %d, %v", n, err)
+	}
+}
