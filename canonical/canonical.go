@@ -1,20 +1,128 @@
 package canonical
 
-import "errors"
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+)
 
 // Errors returned by the package; test with errors.Is.
 var (
 	ErrInvalidJSON     = errors.New("canonical: invalid JSON")
 	ErrUnsupportedType = errors.New("canonical: unsupported type")
 	ErrCycle           = errors.New("canonical: cycle")
+	// ErrLimit reports a document nested deeper than MaxDepth or larger
+	// than 4 GiB.
+	ErrLimit = errors.New("canonical: limit exceeded")
 )
 
-// StringifyJSON returns the canonical text of a raw JSON document.
-func StringifyJSON(data []byte) (string, error) { return "", ErrInvalidJSON }
+// MaxDepth is the deepest nesting of arrays, objects (and, for Go values,
+// pointers) accepted. The JavaScript reference's recursive canonicalStringify
+// already fails with a RangeError a few thousand levels deep, so any value it
+// can hash is within this limit.
+const MaxDepth = 10000
 
-// Stringify returns the canonical text of a Go value.
-func Stringify(v any) (string, error) { return "", ErrUnsupportedType }
+// StringifyJSON returns the canonical text of a raw JSON document: what
+// canonicalStringify(JSON.parse(text)) returns in JavaScript, where text is
+// data decoded as UTF-8 with invalid sequences replaced by U+FFFD.
+func StringifyJSON(data []byte) (string, error) {
+	st := getState()
+	defer putState(st)
+	if err := st.parse(data, MaxDepth); err != nil {
+		return "", err
+	}
+	st.data = data
+	st.emit(0)
+	return string(st.buf), nil
+}
+
+// AppendJSON appends the canonical text of the raw JSON document data to dst.
+// On error dst is returned unchanged.
+func AppendJSON(dst, data []byte) ([]byte, error) {
+	st := getState()
+	defer putState(st)
+	if err := st.parse(data, MaxDepth); err != nil {
+		return dst, err
+	}
+	saved := st.buf
+	st.data, st.buf = data, dst
+	st.emit(0)
+	dst, st.buf = st.buf, saved
+	return dst, nil
+}
+
+// WriteJSON writes the canonical text of the raw JSON document data to w in
+// chunks, without building it in memory. The document is validated before
+// the first write, so nothing is written when it is invalid.
+func WriteJSON(w io.Writer, data []byte) error {
+	st := getState()
+	defer putState(st)
+	if err := st.parse(data, MaxDepth); err != nil {
+		return err
+	}
+	st.data, st.w = data, w
+	st.emit(0)
+	st.out()
+	return st.werr
+}
+
+// Stringify returns the canonical text of a Go value. See the package
+// documentation for how Go types map to JSON.
+func Stringify(v any) (string, error) {
+	st := getState()
+	defer putState(st)
+	if err := st.value(v, 0); err != nil {
+		return "", err
+	}
+	return string(st.buf), nil
+}
 
 // Checksum returns the lowercase hex SHA-256 of the canonical text of
 // {"tool": tool, "args": args}; args of type json.RawMessage or []byte is raw JSON.
-func Checksum(tool string, args any) (string, error) { return "", ErrUnsupportedType }
+func Checksum(tool string, args any) (string, error) {
+	switch a := args.(type) {
+	case json.RawMessage:
+		return ChecksumJSON(tool, a)
+	case []byte:
+		return ChecksumJSON(tool, a)
+	}
+	st := getState()
+	defer putState(st)
+	st.w = st.hasher()
+	st.buf = append(st.buf, `{"args":`...)
+	if err := st.value(args, 1); err != nil {
+		return "", err
+	}
+	return st.finishChecksum(tool)
+}
+
+// ChecksumJSON is Checksum for arguments given as raw JSON text. The
+// canonical text is streamed into the hash, never built in memory.
+func ChecksumJSON(tool string, raw []byte) (string, error) {
+	st := getState()
+	defer putState(st)
+	if err := st.parse(raw, MaxDepth-1); err != nil {
+		return "", err
+	}
+	st.data, st.w = raw, st.hasher()
+	st.buf = append(st.buf, `{"args":`...)
+	st.emit(0)
+	return st.finishChecksum(tool)
+}
+
+// finishChecksum appends the tool member ("args" < "tool", so it comes
+// last), flushes and returns the hex digest.
+func (st *state) finishChecksum(tool string) (string, error) {
+	st.buf = append(st.buf, `,"tool":`...)
+	st.buf = appendQuotedText(st.buf, tool)
+	st.buf = append(st.buf, '}')
+	st.out()
+	if st.werr != nil {
+		return "", st.werr // a hash never fails; kept for completeness
+	}
+	var hexSum [2 * sha256.Size]byte
+	hex.Encode(hexSum[:], st.sha.Sum(st.sum[:0]))
+	return string(hexSum[:]), nil
+}

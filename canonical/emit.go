@@ -1,0 +1,238 @@
+package canonical
+
+import (
+	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"hash"
+	"io"
+	"slices"
+	"sync"
+)
+
+// flushSize is the output chunk handed to a streaming writer (or hash).
+const flushSize = 32 << 10
+
+// Limits on what a state keeps when it goes back to the pool, so one huge
+// document does not pin its scratch memory forever.
+const (
+	maxPooledNodes = 1 << 22
+	maxPooledBytes = 1 << 22
+)
+
+// member is one object member while its object is being sorted. Its sort key
+// is data[ks:ke] or, for keys that needed decoding, arena[ks:ke].
+type member struct {
+	key, val uint32 // tape indices
+	ks, ke   uint32
+	flags    uint8
+}
+
+const (
+	memberArena    uint8 = 1 << iota // key bytes live in the arena
+	memberASCII                      // key is plain ASCII: byte order is UTF-16 order
+	memberShadowed                   // a later duplicate key wins
+)
+
+// state is the reusable scratch of one canonicalisation. Not shared between
+// goroutines; pooled.
+type state struct {
+	data    []byte   // document being emitted
+	tape    []node   // parsed document
+	stack   []uint32 // open containers while parsing
+	members []member // object members being sorted, as a stack
+	arena   []byte   // decoded keys, as a stack
+	buf     []byte   // output (or the pending chunk when streaming)
+	w       io.Writer
+	werr    error
+	sha     hash.Hash
+	sum     [sha256.Size]byte
+
+	// Go value walking.
+	seen map[identity]struct{}
+	keys []mapKey
+}
+
+var statePool = sync.Pool{New: func() any { return new(state) }}
+
+func getState() *state { return statePool.Get().(*state) }
+
+func putState(st *state) {
+	if cap(st.tape) > maxPooledNodes || cap(st.buf) > maxPooledBytes ||
+		cap(st.arena) > maxPooledBytes || cap(st.members) > maxPooledNodes {
+		return
+	}
+	st.data, st.w, st.werr = nil, nil, nil
+	st.tape, st.stack, st.members = st.tape[:0], st.stack[:0], st.members[:0]
+	st.arena, st.buf = st.arena[:0], st.buf[:0]
+	clear(st.keys)
+	st.keys = st.keys[:0]
+	clear(st.seen)
+	statePool.Put(st)
+}
+
+// out hands the pending chunk to the writer when streaming.
+func (st *state) out() {
+	if st.werr == nil && len(st.buf) > 0 {
+		_, st.werr = st.w.Write(st.buf)
+	}
+	st.buf = st.buf[:0]
+}
+
+// maybeFlush streams the pending chunk once it is large enough.
+func (st *state) maybeFlush() {
+	if st.w != nil && len(st.buf) >= flushSize {
+		st.out()
+	}
+}
+
+// span copies raw canonical bytes to the output, bypassing the chunk buffer
+// for large spans when streaming.
+func (st *state) span(b []byte) {
+	if st.w != nil && len(b) >= flushSize {
+		st.out()
+		if st.werr == nil {
+			_, st.werr = st.w.Write(b)
+		}
+		return
+	}
+	st.buf = append(st.buf, b...)
+}
+
+// emit writes the canonical form of the value at tape[i] and returns the
+// index of the next sibling.
+func (st *state) emit(i uint32) uint32 {
+	n := st.tape[i]
+	switch n.kind {
+	case kindNull:
+		st.buf = append(st.buf, "null"...)
+	case kindTrue:
+		st.buf = append(st.buf, "true"...)
+	case kindFalse:
+		st.buf = append(st.buf, "false"...)
+	case kindNumber:
+		if n.flags&flagCopy != 0 {
+			st.buf = append(st.buf, st.data[n.start:n.end]...)
+		} else {
+			st.buf = appendNumberText(st.buf, st.data[n.start:n.end])
+		}
+	case kindString:
+		st.emitString(n)
+	case kindArray:
+		st.buf = append(st.buf, '[')
+		for j := i + 1; j < n.end; {
+			if j != i+1 {
+				st.buf = append(st.buf, ',')
+			}
+			j = st.emit(j)
+			st.maybeFlush()
+		}
+		st.buf = append(st.buf, ']')
+		return n.end
+	case kindObject:
+		st.emitObject(i, n.end)
+		return n.end
+	}
+	return i + 1
+}
+
+func (st *state) emitString(n node) {
+	if n.flags&flagCopy != 0 {
+		st.span(st.data[n.start:n.end])
+		return
+	}
+	st.buf = appendCanonicalString(st.buf, st.data[n.start+1:n.end-1])
+}
+
+// next returns the index of the sibling after the value at tape[i].
+func (st *state) next(i uint32) uint32 {
+	if k := st.tape[i].kind; k == kindArray || k == kindObject {
+		return st.tape[i].end
+	}
+	return i + 1
+}
+
+func (st *state) keyText(m *member) []byte {
+	if m.flags&memberArena != 0 {
+		return st.arena[m.ks:m.ke]
+	}
+	return st.data[m.ks:m.ke]
+}
+
+func (st *state) compareMembers(a, b *member) int {
+	ka, kb := st.keyText(a), st.keyText(b)
+	if a.flags&b.flags&memberASCII != 0 {
+		return bytes.Compare(ka, kb)
+	}
+	return compareKeys(ka, kb)
+}
+
+// emitObject writes the object at tape[i] (its subtree ends at end) with its
+// members in UTF-16 key order, the last of duplicate keys winning.
+func (st *state) emitObject(i, end uint32) {
+	base, arenaBase := len(st.members), len(st.arena)
+	for j := i + 1; j < end; {
+		kn := st.tape[j]
+		m := member{key: j, val: j + 1, ks: kn.start + 1, ke: kn.end - 1}
+		switch {
+		case kn.flags&(flagEscaped|flagInvalid) != 0:
+			ks := len(st.arena)
+			st.arena = appendDecodedKey(st.arena, st.data[m.ks:m.ke])
+			m.ks, m.ke, m.flags = uint32(ks), uint32(len(st.arena)), memberArena
+		case kn.flags&flagASCII != 0:
+			m.flags = memberASCII
+		}
+		st.members = append(st.members, m)
+		j = st.next(j + 1)
+	}
+	ms := st.members[base:]
+	sorted := true
+	for k := 1; k < len(ms); k++ {
+		if st.compareMembers(&ms[k-1], &ms[k]) >= 0 {
+			sorted = false
+			break
+		}
+	}
+	if !sorted {
+		slices.SortFunc(ms, func(a, b member) int {
+			if c := st.compareMembers(&a, &b); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.key, b.key) // duplicates in document order
+		})
+		for k := 1; k < len(ms); k++ {
+			if st.compareMembers(&ms[k-1], &ms[k]) == 0 {
+				ms[k-1].flags |= memberShadowed
+			}
+		}
+	}
+	st.arena = st.arena[:arenaBase]
+
+	st.buf = append(st.buf, '{')
+	first := true
+	for k := base; k < base+len(ms); k++ {
+		m := st.members[k] // st.members may grow (and move) while emitting values
+		if m.flags&memberShadowed != 0 {
+			continue
+		}
+		if !first {
+			st.buf = append(st.buf, ',')
+		}
+		first = false
+		st.emitString(st.tape[m.key])
+		st.buf = append(st.buf, ':')
+		st.emit(m.val)
+		st.maybeFlush()
+	}
+	st.buf = append(st.buf, '}')
+	st.members = st.members[:base]
+}
+
+// hasher returns the state's reset SHA-256.
+func (st *state) hasher() hash.Hash {
+	if st.sha == nil {
+		st.sha = sha256.New()
+	}
+	st.sha.Reset()
+	return st.sha
+}

@@ -1,0 +1,257 @@
+package canonical
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/bits"
+	"unicode/utf8"
+)
+
+// Node kinds on the tape.
+const (
+	kindNull uint8 = iota
+	kindTrue
+	kindFalse
+	kindNumber
+	kindString
+	kindArray
+	kindObject
+)
+
+// String and number flags.
+const (
+	flagCopy    uint8 = 1 << iota // the raw literal is already canonical
+	flagEscaped                   // string contains a backslash
+	flagASCII                     // string body is pure ASCII
+	flagInvalid                   // string contains invalid UTF-8
+)
+
+// node is one value of a parsed document. Scalars span data[start:end];
+// containers store in end the tape index just past their subtree, so the
+// next sibling of node i is i+1 for a scalar and tape[i].end for a container.
+type node struct {
+	start, end uint32
+	kind       uint8
+	flags      uint8
+}
+
+func syntaxError(data []byte, i int, what string) error {
+	if i >= len(data) {
+		return fmt.Errorf("%w: unexpected end of input (%s)", ErrInvalidJSON, what)
+	}
+	return fmt.Errorf("%w: unexpected %q at offset %d (%s)", ErrInvalidJSON, data[i], i, what)
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) {
+		switch data[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// parse validates data as one JSON text (JSON.parse grammar: surrounding
+// whitespace allowed, nothing else) and fills st.tape.
+// maxDepth bounds the nesting of containers.
+func (st *state) parse(data []byte, maxDepth int) error {
+	if uint64(len(data)) >= math.MaxUint32 {
+		return fmt.Errorf("%w: document larger than 4 GiB", ErrLimit)
+	}
+	tape := st.tape[:0]
+	stack := st.stack[:0]
+	defer func() { st.tape, st.stack = tape, stack[:0] }()
+	i := skipSpace(data, 0)
+	for {
+		// A value starts at data[i].
+		if i >= len(data) {
+			return syntaxError(data, i, "expecting a value")
+		}
+		switch c := data[i]; c {
+		case '{', '[':
+			if len(stack) >= maxDepth {
+				return fmt.Errorf("%w: nesting deeper than %d", ErrLimit, MaxDepth)
+			}
+			kind := kindArray
+			closer := byte(']')
+			if c == '{' {
+				kind, closer = kindObject, '}'
+			}
+			stack = append(stack, uint32(len(tape)))
+			tape = append(tape, node{start: uint32(i), kind: kind})
+			i = skipSpace(data, i+1)
+			if i < len(data) && data[i] == closer {
+				break // the loop below closes the empty container
+			}
+			if kind == kindObject {
+				var err error
+				if i, tape, err = parseKey(data, i, tape); err != nil {
+					return err
+				}
+			}
+			continue
+		case '"':
+			end, flags, err := scanString(data, i)
+			if err != nil {
+				return err
+			}
+			tape = append(tape, node{start: uint32(i), end: uint32(end), kind: kindString, flags: flags})
+			i = end
+		case 't', 'f', 'n':
+			lit, kind := "null", kindNull
+			if c == 't' {
+				lit, kind = "true", kindTrue
+			} else if c == 'f' {
+				lit, kind = "false", kindFalse
+			}
+			if len(data)-i < len(lit) || string(data[i:i+len(lit)]) != lit {
+				return syntaxError(data, i, "expecting a value")
+			}
+			tape = append(tape, node{start: uint32(i), end: uint32(i + len(lit)), kind: kind})
+			i += len(lit)
+		default:
+			if c != '-' && (c < '0' || c > '9') {
+				return syntaxError(data, i, "expecting a value")
+			}
+			end, canon, ok := scanNumber(data, i)
+			if !ok {
+				return syntaxError(data, end, "malformed number")
+			}
+			var flags uint8
+			if canon {
+				flags = flagCopy
+			}
+			tape = append(tape, node{start: uint32(i), end: uint32(end), kind: kindNumber, flags: flags})
+			i = end
+		}
+		// After a value: a separator, a closer, or the end of the document.
+		for {
+			i = skipSpace(data, i)
+			if len(stack) == 0 {
+				if i != len(data) {
+					return syntaxError(data, i, "expecting end of input")
+				}
+				return nil
+			}
+			if i >= len(data) {
+				return syntaxError(data, i, "unterminated container")
+			}
+			top := stack[len(stack)-1]
+			isObject := tape[top].kind == kindObject
+			if data[i] == ',' {
+				i = skipSpace(data, i+1)
+				if isObject {
+					var err error
+					if i, tape, err = parseKey(data, i, tape); err != nil {
+						return err
+					}
+				}
+				break
+			}
+			if (isObject && data[i] != '}') || (!isObject && data[i] != ']') {
+				return syntaxError(data, i, "expecting ',' or a closing bracket")
+			}
+			stack = stack[:len(stack)-1]
+			tape[top].end = uint32(len(tape))
+			i++
+		}
+	}
+}
+
+// parseKey parses `"key" :` at data[i] and returns the index of the value.
+func parseKey(data []byte, i int, tape []node) (int, []node, error) {
+	if i >= len(data) || data[i] != '"' {
+		return i, tape, syntaxError(data, i, "expecting a string key")
+	}
+	end, flags, err := scanString(data, i)
+	if err != nil {
+		return i, tape, err
+	}
+	tape = append(tape, node{start: uint32(i), end: uint32(end), kind: kindString, flags: flags})
+	i = skipSpace(data, end)
+	if i >= len(data) || data[i] != ':' {
+		return i, tape, syntaxError(data, i, "expecting ':'")
+	}
+	return skipSpace(data, i+1), tape, nil
+}
+
+// scanString validates the string literal starting at data[i] == '"' and
+// returns the index just past its closing quote and its flags.
+func scanString(data []byte, i int) (int, uint8, error) {
+	start := i
+	i++
+	flags := flagCopy | flagASCII
+	n := len(data)
+	for {
+		for i+8 <= n {
+			m := specialMask(binary.LittleEndian.Uint64(data[i:]))
+			if m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= n {
+			return i, 0, fmt.Errorf("%w: unterminated string starting at offset %d", ErrInvalidJSON, start)
+		}
+		c := data[i]
+		switch {
+		case c == '"':
+			return i + 1, flags, nil
+		case c == '\\':
+			flags |= flagEscaped
+			if i+1 >= n {
+				return i, 0, syntaxError(data, i+1, "unterminated escape")
+			}
+			switch data[i+1] {
+			case '"', '\\', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case '/':
+				flags &^= flagCopy
+				i += 2
+			case 'u':
+				if i+6 > n {
+					return i, 0, syntaxError(data, n, "short \\u escape")
+				}
+				canon := data[i+2] == '0' && data[i+3] == '0' && (data[i+4] == '0' || data[i+4] == '1')
+				for j := i + 2; j < i+6; j++ {
+					h := data[j]
+					switch {
+					case h >= '0' && h <= '9', h >= 'a' && h <= 'f':
+					case h >= 'A' && h <= 'F':
+						canon = false
+					default:
+						return i, 0, syntaxError(data, j, "bad \\u escape")
+					}
+				}
+				if canon {
+					switch data[i+5] {
+					case '8', '9', 'a', 'c', 'd': // \b \t \n \f \r have short forms
+						canon = data[i+4] != '0'
+					}
+				}
+				if !canon {
+					flags &^= flagCopy
+				}
+				i += 6
+			default:
+				return i, 0, syntaxError(data, i+1, "bad escape")
+			}
+		case c < 0x20:
+			return i, 0, syntaxError(data, i, "control character in string")
+		case c >= utf8.RuneSelf:
+			flags &^= flagASCII
+			r, size := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && size == 1 {
+				flags = (flags | flagInvalid) &^ flagCopy
+			}
+			i += size
+		default:
+			i++ // a false positive of the SWAR mask
+		}
+	}
+}

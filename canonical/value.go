@@ -1,0 +1,392 @@
+package canonical
+
+import (
+	"encoding"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// cycleCheckDepth is the nesting level from which containers are checked for
+// cycles; shallower values cannot be cyclic without also appearing deeper.
+const cycleCheckDepth = 64
+
+// identity names a container instance for cycle detection.
+type identity struct {
+	ptr uintptr
+	len int
+}
+
+// mapKey is one Go map key: its canonical text and the key itself.
+type mapKey struct {
+	norm string
+	orig reflect.Value
+	str  string
+}
+
+var (
+	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// enter records a container on the current path; leave must follow.
+func (st *state) enter(id identity, depth int) error {
+	if depth > MaxDepth {
+		return fmt.Errorf("%w: nesting deeper than %d", ErrLimit, MaxDepth)
+	}
+	if depth < cycleCheckDepth || id.ptr == 0 {
+		return nil
+	}
+	if st.seen == nil {
+		st.seen = make(map[identity]struct{})
+	}
+	if _, ok := st.seen[id]; ok {
+		return fmt.Errorf("%w: value refers to itself", ErrCycle)
+	}
+	st.seen[id] = struct{}{}
+	return nil
+}
+
+func (st *state) leave(id identity, depth int) {
+	if depth >= cycleCheckDepth && id.ptr != 0 {
+		delete(st.seen, id)
+	}
+}
+
+// value writes the canonical form of a Go value at nesting depth.
+func (st *state) value(v any, depth int) error {
+	switch x := v.(type) {
+	case nil:
+		st.buf = append(st.buf, "null"...)
+	case bool:
+		if x {
+			st.buf = append(st.buf, "true"...)
+		} else {
+			st.buf = append(st.buf, "false"...)
+		}
+	case string:
+		st.buf = appendQuotedText(st.buf, x)
+	case float64:
+		st.buf = appendNumber(st.buf, x)
+	case float32:
+		st.buf = appendFloat32(st.buf, x)
+	case int:
+		st.buf = appendInt(st.buf, int64(x))
+	case int64:
+		st.buf = appendInt(st.buf, x)
+	case int32:
+		st.buf = appendInt(st.buf, int64(x))
+	case uint64:
+		st.buf = appendUint(st.buf, x)
+	case json.Number:
+		return st.number(string(x))
+	case json.RawMessage:
+		return st.raw(x, depth)
+	case []any:
+		if x == nil {
+			st.buf = append(st.buf, "null"...)
+			return nil
+		}
+		id := identity{len: len(x)}
+		if len(x) > 0 {
+			id.ptr = reflect.ValueOf(x).Pointer()
+		}
+		if err := st.enter(id, depth+1); err != nil {
+			return err
+		}
+		st.buf = append(st.buf, '[')
+		for i, e := range x {
+			if i > 0 {
+				st.buf = append(st.buf, ',')
+			}
+			if err := st.value(e, depth+1); err != nil {
+				return err
+			}
+			st.maybeFlush()
+		}
+		st.buf = append(st.buf, ']')
+		st.leave(id, depth+1)
+	case map[string]any:
+		if x == nil {
+			st.buf = append(st.buf, "null"...)
+			return nil
+		}
+		id := identity{ptr: reflect.ValueOf(x).Pointer()}
+		if err := st.enter(id, depth+1); err != nil {
+			return err
+		}
+		base := len(st.keys)
+		for k := range x {
+			st.keys = append(st.keys, mapKey{norm: normalizeText(k), str: k})
+		}
+		keys := sortKeys(st.keys[base:])
+		st.buf = append(st.buf, '{')
+		for i, k := range keys {
+			if i > 0 {
+				st.buf = append(st.buf, ',')
+			}
+			st.buf = appendQuotedText(st.buf, k.norm)
+			st.buf = append(st.buf, ':')
+			if err := st.value(x[k.str], depth+1); err != nil {
+				return err
+			}
+			st.maybeFlush()
+		}
+		st.buf = append(st.buf, '}')
+		clear(st.keys[base:])
+		st.keys = st.keys[:base]
+		st.leave(id, depth+1)
+	default:
+		return st.reflectValue(reflect.ValueOf(v), depth)
+	}
+	return nil
+}
+
+// sortKeys sorts map keys in UTF-16 order of their canonical text and drops
+// all but one of keys whose text is equal (distinct Go strings that differ
+// only in invalid UTF-8): the greatest Go string wins, so the result does not
+// depend on map iteration order.
+func sortKeys(keys []mapKey) []mapKey {
+	slices.SortFunc(keys, func(a, b mapKey) int {
+		if c := compareKeys(a.norm, b.norm); c != 0 {
+			return c
+		}
+		return strings.Compare(a.str, b.str)
+	})
+	out := keys[:0]
+	for i, k := range keys {
+		if i+1 < len(keys) && keys[i+1].norm == k.norm {
+			continue
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+func appendInt(dst []byte, i int64) []byte {
+	if i > -maxSafeInteger && i < maxSafeInteger {
+		return strconv.AppendInt(dst, i, 10)
+	}
+	return appendNumber(dst, float64(i))
+}
+
+func appendUint(dst []byte, u uint64) []byte {
+	if u < maxSafeInteger {
+		return strconv.AppendUint(dst, u, 10)
+	}
+	return appendNumber(dst, float64(u))
+}
+
+// appendFloat32 prints a float32 as the number its JSON encoding denotes
+// (shortest float32 digits, read back as a double), which is what a
+// JavaScript peer receiving that JSON would hold.
+func appendFloat32(dst []byte, f float32) []byte {
+	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+		return appendNumber(dst, float64(f))
+	}
+	var buf [32]byte
+	d, _ := strconv.ParseFloat(string(strconv.AppendFloat(buf[:0], float64(f), 'g', -1, 32)), 64)
+	return appendNumber(dst, d)
+}
+
+// number writes a json.Number, which must be a JSON number literal (the
+// empty Number means 0, as in encoding/json).
+func (st *state) number(s string) error {
+	if s == "" {
+		st.buf = append(st.buf, '0')
+		return nil
+	}
+	end, canon, ok := scanNumber([]byte(s), 0)
+	if !ok || end != len(s) {
+		return fmt.Errorf("%w: json.Number %q is not a JSON number", ErrInvalidJSON, s)
+	}
+	if canon {
+		st.buf = append(st.buf, s...)
+	} else {
+		st.buf = appendNumberText(st.buf, []byte(s))
+	}
+	return nil
+}
+
+// raw writes an embedded JSON document.
+func (st *state) raw(data []byte, depth int) error {
+	if data == nil {
+		st.buf = append(st.buf, "null"...) // as encoding/json encodes a nil RawMessage
+		return nil
+	}
+	if err := st.parse(data, MaxDepth-depth); err != nil {
+		return err
+	}
+	saved := st.data
+	st.data = data
+	st.emit(0)
+	st.data = saved
+	return nil
+}
+
+// viaJSON writes v through its encoding/json encoding.
+func (st *state) viaJSON(v any, depth int) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		var uv *json.UnsupportedValueError
+		if errors.As(err, &uv) {
+			switch uv.Value.Kind() {
+			case reflect.Pointer, reflect.Map, reflect.Slice:
+				return fmt.Errorf("%w: %w", ErrCycle, err)
+			}
+		}
+		return fmt.Errorf("%w: %w", ErrUnsupportedType, err)
+	}
+	return st.raw(data, depth)
+}
+
+func (st *state) reflectValue(v reflect.Value, depth int) error {
+	if !v.IsValid() {
+		st.buf = append(st.buf, "null"...)
+		return nil
+	}
+	t := v.Type()
+	if t.Implements(jsonMarshalerType) || t.Implements(textMarshalerType) {
+		return st.viaJSON(v.Interface(), depth)
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return st.value(v.Bool(), depth)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		st.buf = appendInt(st.buf, v.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		st.buf = appendUint(st.buf, v.Uint())
+	case reflect.Float32:
+		st.buf = appendFloat32(st.buf, float32(v.Float()))
+	case reflect.Float64:
+		st.buf = appendNumber(st.buf, v.Float())
+	case reflect.String:
+		st.buf = appendQuotedText(st.buf, v.String())
+	case reflect.Interface:
+		if v.IsNil() {
+			st.buf = append(st.buf, "null"...)
+			return nil
+		}
+		return st.value(v.Elem().Interface(), depth)
+	case reflect.Pointer:
+		if v.IsNil() {
+			st.buf = append(st.buf, "null"...)
+			return nil
+		}
+		if t.Elem().Kind() == reflect.Struct {
+			return st.viaJSON(v.Interface(), depth)
+		}
+		id := identity{ptr: v.Pointer()}
+		if err := st.enter(id, depth+1); err != nil {
+			return err
+		}
+		if err := st.value(v.Elem().Interface(), depth+1); err != nil {
+			return err
+		}
+		st.leave(id, depth+1)
+	case reflect.Struct:
+		return st.viaJSON(v.Interface(), depth)
+	case reflect.Slice:
+		if v.IsNil() {
+			st.buf = append(st.buf, "null"...)
+			return nil
+		}
+		if t.Elem().Kind() == reflect.Uint8 && !reflect.PointerTo(t.Elem()).Implements(jsonMarshalerType) &&
+			!reflect.PointerTo(t.Elem()).Implements(textMarshalerType) {
+			// encoding/json's []byte encoding: a base64 string.
+			st.buf = append(st.buf, '"')
+			st.buf = base64.StdEncoding.AppendEncode(st.buf, v.Bytes())
+			st.buf = append(st.buf, '"')
+			return nil
+		}
+		id := identity{len: v.Len()}
+		if v.Len() > 0 {
+			id.ptr = v.Pointer()
+		}
+		return st.sequence(v, id, depth)
+	case reflect.Array:
+		return st.sequence(v, identity{}, depth)
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			return fmt.Errorf("%w: map with %s keys", ErrUnsupportedType, t.Key())
+		}
+		if v.IsNil() {
+			st.buf = append(st.buf, "null"...)
+			return nil
+		}
+		return st.mapValue(v, depth)
+	default:
+		return fmt.Errorf("%w: %s", ErrUnsupportedType, t)
+	}
+	return nil
+}
+
+func (st *state) sequence(v reflect.Value, id identity, depth int) error {
+	if err := st.enter(id, depth+1); err != nil {
+		return err
+	}
+	st.buf = append(st.buf, '[')
+	for i := range v.Len() {
+		if i > 0 {
+			st.buf = append(st.buf, ',')
+		}
+		if err := st.reflectElem(v.Index(i), depth+1); err != nil {
+			return err
+		}
+		st.maybeFlush()
+	}
+	st.buf = append(st.buf, ']')
+	st.leave(id, depth+1)
+	return nil
+}
+
+// reflectElem writes a container element, taking the fast path for
+// interface elements.
+func (st *state) reflectElem(e reflect.Value, depth int) error {
+	if e.Kind() == reflect.Interface {
+		if e.IsNil() {
+			st.buf = append(st.buf, "null"...)
+			return nil
+		}
+		return st.value(e.Elem().Interface(), depth)
+	}
+	return st.reflectValue(e, depth)
+}
+
+func (st *state) mapValue(v reflect.Value, depth int) error {
+	id := identity{ptr: v.Pointer()}
+	if err := st.enter(id, depth+1); err != nil {
+		return err
+	}
+	base := len(st.keys)
+	iter := v.MapRange()
+	for iter.Next() {
+		k := iter.Key()
+		st.keys = append(st.keys, mapKey{norm: normalizeText(k.String()), str: k.String(), orig: k})
+	}
+	n := len(sortKeys(st.keys[base:]))
+	st.buf = append(st.buf, '{')
+	for i := range n {
+		k := st.keys[base+i] // st.keys may move while emitting values
+		if i > 0 {
+			st.buf = append(st.buf, ',')
+		}
+		st.buf = appendQuotedText(st.buf, k.norm)
+		st.buf = append(st.buf, ':')
+		if err := st.reflectElem(v.MapIndex(k.orig), depth+1); err != nil {
+			return err
+		}
+		st.maybeFlush()
+	}
+	st.buf = append(st.buf, '}')
+	clear(st.keys[base:])
+	st.keys = st.keys[:base]
+	st.leave(id, depth+1)
+	return nil
+}
