@@ -1,0 +1,261 @@
+package media_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ebbforge/adk/media"
+)
+
+// sizes straddle base64's 3-byte groups and Base64Reader's 32 KiB chunk.
+func encodeSizes(t testing.TB) []int {
+	s := []int{0, 1, 2, 3, 4, 5, 57, 1023, 32<<10 - 1, 32 << 10, 32<<10 + 1, 100_000}
+	if !testing.Short() {
+		s = append(s, 3<<20+2)
+	}
+	return s
+}
+
+func randomBytes(n int) []byte {
+	b := make([]byte, n)
+	r := rand.New(rand.NewPCG(uint64(n), 7))
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+// oneByteReader is a Reader whose streams return one byte per Read, to
+// exercise the encoders' chunk boundaries.
+type oneByteReader struct{ data []byte }
+
+func (o oneByteReader) Open(context.Context) (io.ReadCloser, error) {
+	return io.NopCloser(&oneByte{r: bytes.NewReader(o.data)}), nil
+}
+func (o oneByteReader) Size() int64 { return -1 }
+
+type oneByte struct{ r *bytes.Reader }
+
+func (o *oneByte) Read(p []byte) (int, error) {
+	if len(p) > 1 {
+		p = p[:1]
+	}
+	return o.r.Read(p)
+}
+
+func mediaOver(t testing.TB, r media.Reader, mime string) *media.Media {
+	t.Helper()
+	m, err := media.ToolGenerated(media.Raw{ID: "m", Kind: media.KindImage, MIMEType: mime, Filename: "x.bin", Reader: r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestEncodings(t *testing.T) {
+	ctx := t.Context()
+	for _, n := range encodeSizes(t) {
+		data := randomBytes(n)
+		want := base64.StdEncoding.EncodeToString(data)
+		readers := map[string]media.Reader{"memory": media.NewMemoryReader(data)}
+		if n <= 100_000 {
+			readers["one-byte"] = oneByteReader{data}
+		}
+		for name, r := range readers {
+			m := mediaOver(t, r, "image/png")
+			t.Run(name+"/"+strconv.Itoa(n), func(t *testing.T) {
+				var buf bytes.Buffer
+				if err := m.WriteBase64(ctx, &buf); err != nil || buf.String() != want {
+					t.Errorf("WriteBase64: %d chars, %v; want %d chars", buf.Len(), err, len(want))
+				}
+				if got, err := m.Base64(ctx); err != nil || got != want {
+					t.Errorf("Base64 mismatch (%v)", err)
+				}
+				rc, err := m.Base64Reader(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := io.ReadAll(rc)
+				rc.Close()
+				if err != nil || string(got) != want {
+					t.Errorf("Base64Reader: %d chars, %v; want %d chars", len(got), err, len(want))
+				}
+				url, err := m.DataURL(ctx)
+				if err != nil || url != "data:image/png;base64,"+want {
+					t.Errorf("DataURL mismatch (%v)", err)
+				}
+				b, err := m.Bytes(ctx, 0)
+				if err != nil || !bytes.Equal(b, data) {
+					t.Errorf("Bytes mismatch (%v)", err)
+				}
+			})
+		}
+	}
+}
+
+// failingReader's streams yield some bytes, then fail.
+type failingReader struct{ err error }
+
+func (f failingReader) Open(context.Context) (io.ReadCloser, error) {
+	return io.NopCloser(io.MultiReader(strings.NewReader("abcd"), errReader{f.err})), nil
+}
+func (f failingReader) Size() int64 { return -1 }
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+func TestEncodingErrors(t *testing.T) {
+	ctx := t.Context()
+	boom := errors.New("boom")
+	m := mediaOver(t, failingReader{boom}, "image/png")
+	if err := m.WriteBase64(ctx, io.Discard); !errors.Is(err, boom) {
+		t.Errorf("WriteBase64: %v", err)
+	}
+	if _, err := m.DataURL(ctx); !errors.Is(err, boom) {
+		t.Errorf("DataURL: %v", err)
+	}
+	if _, err := m.Bytes(ctx, 0); !errors.Is(err, boom) {
+		t.Errorf("Bytes: %v", err)
+	}
+	rc, _ := m.Base64Reader(ctx)
+	if _, err := io.ReadAll(rc); !errors.Is(err, boom) {
+		t.Errorf("Base64Reader: %v", err)
+	}
+	rc.Close()
+
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	mem := mediaOver(t, media.NewMemoryReader([]byte("x")), "image/png")
+	if _, err := mem.Base64Reader(cancelled); !errors.Is(err, context.Canceled) {
+		t.Errorf("Base64Reader on a cancelled context: %v", err)
+	}
+}
+
+func TestBytesLimit(t *testing.T) {
+	ctx := t.Context()
+	data := []byte("0123456789")
+	tests := []struct {
+		name  string
+		r     media.Reader
+		limit int64
+		ok    bool
+	}{
+		{"known size at limit", media.NewMemoryReader(data), 10, true},
+		{"known size over limit", media.NewMemoryReader(data), 9, false},
+		{"unknown size at limit", oneByteReader{data}, 10, true},
+		{"unknown size over limit", oneByteReader{data}, 9, false},
+		{"no limit", oneByteReader{data}, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := mediaOver(t, tt.r, "image/png").Bytes(ctx, tt.limit)
+			if tt.ok != (err == nil) || (!tt.ok && !errors.Is(err, media.ErrMediaTooLarge)) {
+				t.Fatalf("err = %v, want ok=%v", err, tt.ok)
+			}
+			if tt.ok && !bytes.Equal(got, data) {
+				t.Errorf("got %q", got)
+			}
+		})
+	}
+}
+
+func TestWriteDataURLStreams(t *testing.T) {
+	m := mediaOver(t, media.NewMemoryReader([]byte("hi")), "Text/Plain; charset=utf-8")
+	var buf bytes.Buffer
+	if err := m.WriteDataURL(t.Context(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != "data:text/plain;base64,aGk=" {
+		t.Errorf("got %q", buf.String())
+	}
+}
+
+// BenchmarkWriteBase64 streams 4 MiB through base64 to io.Discard.
+func BenchmarkWriteBase64(b *testing.B) {
+	m := mediaOver(b, media.NewMemoryReader(randomBytes(4<<20)), "image/png")
+	b.SetBytes(4 << 20)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := m.WriteBase64(b.Context(), io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBase64Reader pulls 4 MiB of base64 through Base64Reader.
+func BenchmarkBase64Reader(b *testing.B) {
+	m := mediaOver(b, media.NewMemoryReader(randomBytes(4<<20)), "image/png")
+	b.SetBytes(4 << 20)
+	b.ReportAllocs()
+	for b.Loop() {
+		rc, err := m.Base64Reader(b.Context())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.Copy(io.Discard, rc); err != nil {
+			b.Fatal(err)
+		}
+		rc.Close()
+	}
+}
+
+// zeroReader is a Reader over n generated zero bytes, never held in memory.
+type zeroReader struct{ n int64 }
+
+func (z zeroReader) Open(context.Context) (io.ReadCloser, error) {
+	return io.NopCloser(io.LimitReader(zeros{}, z.n)), nil
+}
+func (z zeroReader) Size() int64 { return z.n }
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// TestStreamingDoesNotBuffer checks the streaming encoders allocate far less
+// than the media's size.
+func TestStreamingDoesNotBuffer(t *testing.T) {
+	size := 8 << 20
+	if testing.Short() {
+		size = 2 << 20
+	}
+	m := mediaOver(t, zeroReader{int64(size)}, "image/png")
+	allocated := func(f func() error) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if err := f(); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	tests := map[string]func() error{
+		"WriteBase64":  func() error { return m.WriteBase64(t.Context(), io.Discard) },
+		"WriteDataURL": func() error { return m.WriteDataURL(t.Context(), io.Discard) },
+		"Base64Reader": func() error {
+			rc, err := m.Base64Reader(t.Context())
+			if err != nil {
+				return err
+			}
+			defer rc.Close()
+			n, err := io.Copy(io.Discard, rc)
+			if n != int64(base64.StdEncoding.EncodedLen(size)) {
+				t.Errorf("Base64Reader yielded %d chars", n)
+			}
+			return err
+		},
+	}
+	for name, f := range tests {
+		if got := allocated(f); got > 1<<20 {
+			t.Errorf("%s allocated %d bytes for a %d-byte media", name, got, size)
+		}
+	}
+}
