@@ -1,0 +1,349 @@
+package forge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+func TestExecuteEvents(t *testing.T) {
+	var calls atomic.Int32
+	tool := mustTool(t, objSchema, func(ctx context.Context, args map[string]any, inv Invocation) (Output, error) {
+		calls.Add(1)
+		return echoHandler(ctx, args, inv)
+	}, nil)
+	rec := &recorder{}
+	out, err := tool.Execute(context.Background(), json.RawMessage(`{"a":1}`), Invocation{CallID: "cid"}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Text() != `{"a":1}` {
+		t.Errorf("output = %q", out.Text())
+	}
+	if len(rec.starts) != 1 || len(rec.ends) != 1 || calls.Load() != 1 {
+		t.Fatalf("starts=%d ends=%d calls=%d", len(rec.starts), len(rec.ends), calls.Load())
+	}
+	s, e := rec.starts[0], rec.ends[0]
+	if s.ToolName != "t" || s.CallID != "cid" || s.Args["a"] != 1.0 || s.StartedAt.IsZero() {
+		t.Errorf("start = %+v", s)
+	}
+	if e.ToolName != "t" || e.CallID != "cid" || e.IsError || e.Err != nil || !e.StartedAt.Equal(s.StartedAt) ||
+		e.EndedAt.Before(e.StartedAt) || e.Duration != e.EndedAt.Sub(e.StartedAt) {
+		t.Errorf("end = %+v", e)
+	}
+}
+
+func TestExecuteInvalidArgsNoEvents(t *testing.T) {
+	var calls atomic.Int32
+	tool := mustTool(t, objSchema, func(context.Context, map[string]any, Invocation) (Output, error) {
+		calls.Add(1)
+		return TextOutput(""), nil
+	}, nil)
+	rec := &recorder{}
+	for _, raw := range []string{`{}`, `[]`, `{"a":"1"}`, `nope`} {
+		_, err := tool.Execute(context.Background(), json.RawMessage(raw), Invocation{}, rec)
+		if !errors.Is(err, ErrInvalidToolArgs) {
+			t.Errorf("%s: err = %v", raw, err)
+		}
+	}
+	if len(rec.starts)+len(rec.ends) != 0 || calls.Load() != 0 {
+		t.Errorf("events=%d/%d calls=%d, want none", len(rec.starts), len(rec.ends), calls.Load())
+	}
+}
+
+var hex64 = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+func TestExecuteCallID(t *testing.T) {
+	needCanonical(t)
+	var seen []string
+	tool := mustTool(t, json.RawMessage(`{"type":"object"}`), func(_ context.Context, _ map[string]any, inv Invocation) (Output, error) {
+		seen = append(seen, inv.CallID)
+		return TextOutput(""), nil
+	}, nil)
+	rec := &recorder{}
+	for _, raw := range []string{`{"a":1,"b":2}`, `{"b":2,"a":1}`, ` {"b": 2, "a": 1} `} {
+		if _, err := tool.Execute(context.Background(), json.RawMessage(raw), Invocation{}, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range rec.starts {
+		if !hex64.MatchString(rec.starts[i].CallID) {
+			t.Errorf("callId %q is not 64 hex", rec.starts[i].CallID)
+		}
+		if rec.starts[i].CallID != rec.starts[0].CallID || rec.ends[i].CallID != rec.starts[i].CallID || seen[i] != rec.starts[i].CallID {
+			t.Errorf("callIds differ: starts=%v ends=%v handler=%v", rec.starts, rec.ends, seen)
+		}
+	}
+	// Empty args hash like {}.
+	_, _ = tool.Execute(context.Background(), nil, Invocation{}, rec)
+	_, _ = tool.Execute(context.Background(), json.RawMessage(`{}`), Invocation{}, rec)
+	if n := len(rec.starts); rec.starts[n-1].CallID != rec.starts[n-2].CallID {
+		t.Errorf("empty args and {} hash differently")
+	}
+}
+
+// The callId hashes the raw arguments, before defaults are applied.
+func TestExecuteCallIDOverRawArgs(t *testing.T) {
+	needCanonical(t)
+	tool := mustTool(t, json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","default":3}}}`), echoHandler, nil)
+	rec := &recorder{}
+	if _, err := tool.Execute(context.Background(), json.RawMessage(`{}`), Invocation{}, rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tool.Execute(context.Background(), json.RawMessage(`{"n":3}`), Invocation{}, rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.starts[0].CallID == rec.starts[1].CallID {
+		t.Errorf("defaults leaked into the callId")
+	}
+	if rec.starts[0].Args["n"] != 3.0 {
+		t.Errorf("start args = %v, want validated args with defaults", rec.starts[0].Args)
+	}
+}
+
+func TestExecuteInvocation(t *testing.T) {
+	var got Invocation
+	tool := mustTool(t, objSchema, func(_ context.Context, _ map[string]any, inv Invocation) (Output, error) {
+		got = inv
+		inv.Meta["k"] = "mutated"
+		return TextOutput(""), nil
+	}, &ToolOptions{Meta: map[string]any{"k": "v"}})
+	scope := fakeScope{}
+	if _, err := tool.Execute(context.Background(), json.RawMessage(`{"a":1}`), Invocation{Tool: "ignored", ID: "call_1", CallID: "c", Scope: scope}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got.Tool != "t" || got.ID != "call_1" || got.CallID != "c" || got.Scope != scope || got.Meta["k"] == nil {
+		t.Errorf("invocation = %+v", got)
+	}
+	if tool.Meta()["k"] != "v" {
+		t.Errorf("handler mutated the tool's meta")
+	}
+}
+
+type fakeScope struct{}
+
+func (fakeScope) DispatchID() string       { return "d1" }
+func (fakeScope) Iteration() int           { return 0 }
+func (fakeScope) ToolCallCount(string) int { return 0 }
+
+func TestExecuteHandlerError(t *testing.T) {
+	boom := errors.New("boom")
+	tool := mustTool(t, objSchema, func(context.Context, map[string]any, Invocation) (Output, error) {
+		return Output{}, boom
+	}, nil)
+	rec := &recorder{}
+	_, err := tool.Execute(context.Background(), json.RawMessage(`{"a":1}`), Invocation{CallID: "c"}, rec)
+	if !errors.Is(err, ErrToolDownstreamError) || !errors.Is(err, boom) {
+		t.Fatalf("err = %v", err)
+	}
+	var e *Error
+	if errors.As(err, &e); e.Fatal || e.Status != 500 {
+		t.Errorf("want non-fatal 500: %+v", e)
+	}
+	if len(rec.ends) != 1 || !rec.ends[0].IsError || !errors.Is(rec.ends[0].Err, boom) {
+		t.Errorf("end events = %+v", rec.ends)
+	}
+}
+
+func TestExecutePanic(t *testing.T) {
+	for _, ctxKind := range []string{"background", "cancellable"} {
+		t.Run(ctxKind, func(t *testing.T) {
+			defer goleak.VerifyNone(t)
+			tool := mustTool(t, objSchema, func(context.Context, map[string]any, Invocation) (Output, error) {
+				panic("kaboom")
+			}, nil)
+			ctx := context.Background()
+			if ctxKind == "cancellable" {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithCancel(ctx)
+				defer cancel()
+			}
+			rec := &recorder{}
+			_, err := tool.Execute(ctx, json.RawMessage(`{"a":1}`), Invocation{CallID: "c"}, rec)
+			if !errors.Is(err, ErrToolDownstreamError) {
+				t.Fatalf("err = %v", err)
+			}
+			var pe *PanicError
+			if !errors.As(err, &pe) || pe.Value != "kaboom" || !strings.Contains(string(pe.Stack), "execute_test.go") {
+				t.Errorf("panic cause = %+v", pe)
+			}
+			if len(rec.ends) != 1 || !rec.ends[0].IsError {
+				t.Errorf("end events = %+v", rec.ends)
+			}
+		})
+	}
+}
+
+func TestExecutePanicWithError(t *testing.T) {
+	sentinel := errors.New("inner")
+	tool := mustTool(t, objSchema, func(context.Context, map[string]any, Invocation) (Output, error) {
+		panic(sentinel)
+	}, nil)
+	_, err := tool.Execute(context.Background(), json.RawMessage(`{"a":1}`), Invocation{CallID: "c"}, nil)
+	if !errors.Is(err, sentinel) {
+		t.Errorf("err = %v, want the panic value in the chain", err)
+	}
+}
+
+func TestExecuteTimeoutCooperative(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	tool := mustTool(t, objSchema, func(ctx context.Context, _ map[string]any, _ Invocation) (Output, error) {
+		<-ctx.Done()
+		return Output{}, ctx.Err()
+	}, &ToolOptions{Timeout: 20 * time.Millisecond})
+	rec := &recorder{}
+	_, err := tool.Execute(context.Background(), json.RawMessage(`{"a":1}`), Invocation{CallID: "c"}, rec)
+	if !errors.Is(err, ErrToolDownstreamError) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want downstream + DeadlineExceeded", err)
+	}
+	if errors.Is(err, context.Canceled) {
+		t.Errorf("a tool timeout is not a cancellation: %v", err)
+	}
+	if len(rec.ends) != 1 || !rec.ends[0].IsError {
+		t.Errorf("end events = %+v", rec.ends)
+	}
+}
+
+// A handler that ignores its context: Execute returns at the deadline and
+// the handler's late result is discarded.
+func TestExecuteTimeoutUncooperative(t *testing.T) {
+	release := make(chan struct{})
+	done := make(chan struct{})
+	tool := mustTool(t, objSchema, func(context.Context, map[string]any, Invocation) (Output, error) {
+		defer close(done)
+		<-release
+		return TextOutput("late"), nil
+	}, &ToolOptions{Timeout: 20 * time.Millisecond})
+	out, err := tool.Execute(context.Background(), json.RawMessage(`{"a":1}`), Invocation{CallID: "c"}, nil)
+	if !errors.Is(err, ErrToolDownstreamError) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v", err)
+	}
+	if out.Kind() != OutputNone {
+		t.Errorf("output = %v, want none", out.Kind())
+	}
+	close(release)
+	<-done // the abandoned goroutine finishes; its buffered send never blocks
+	goleak.VerifyNone(t)
+}
+
+func TestExecuteCallerCancel(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	started := make(chan struct{})
+	tool := mustTool(t, objSchema, func(ctx context.Context, _ map[string]any, _ Invocation) (Output, error) {
+		close(started)
+		<-ctx.Done()
+		return Output{}, errors.New("handler saw cancellation")
+	}, &ToolOptions{Timeout: time.Minute})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-started; cancel() }()
+	rec := &recorder{}
+	_, err := tool.Execute(ctx, json.RawMessage(`{"a":1}`), Invocation{CallID: "c"}, rec)
+	if !errors.Is(err, context.Canceled) || errors.Is(err, ErrToolDownstreamError) {
+		t.Fatalf("err = %v, want context.Canceled and not downstream", err)
+	}
+	if len(rec.ends) != 1 || !rec.ends[0].IsError {
+		t.Errorf("end events = %+v", rec.ends)
+	}
+}
+
+func TestExecuteCallerDeadline(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	tool := mustTool(t, objSchema, func(ctx context.Context, _ map[string]any, _ Invocation) (Output, error) {
+		<-ctx.Done()
+		return Output{}, ctx.Err()
+	}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	_, err := tool.Execute(ctx, json.RawMessage(`{"a":1}`), Invocation{CallID: "c"}, nil)
+	if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrToolDownstreamError) {
+		t.Fatalf("err = %v, want the caller's deadline, not downstream", err)
+	}
+}
+
+func TestExecuteCancelCause(t *testing.T) {
+	cause := errors.New("user hung up")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(cause)
+	rec := &recorder{}
+	tool := mustTool(t, objSchema, echoHandler, nil)
+	_, err := tool.Execute(ctx, json.RawMessage(`{"a":1}`), Invocation{CallID: "c"}, rec)
+	if !errors.Is(err, context.Canceled) || !errors.Is(err, cause) || errors.Is(err, ErrToolDownstreamError) {
+		t.Fatalf("err = %v", err)
+	}
+	if len(rec.starts) != 0 {
+		t.Errorf("a call cancelled before it starts emits no events")
+	}
+}
+
+func TestExecuteOutputChecks(t *testing.T) {
+	var nilMedia []any
+	_ = nilMedia
+	tests := []struct {
+		name string
+		out  Output
+		ok   bool
+	}{
+		{"none", Output{}, false},
+		{"empty text", TextOutput(""), true},
+		{"bytes", BytesOutput(nil), true},
+		{"reader", ReaderOutput(strings.NewReader("x")), true},
+		{"nil reader", ReaderOutput(nil), false},
+		{"typed nil reader", ReaderOutput((*strings.Reader)(nil)), false},
+		{"no media", MediaOutput(), false},
+		{"nil media", MediaOutput(nil), false},
+		{"media", MediaOutput(newMedia(t, "m1")), true},
+		{"artifact", ArtifactOutput(fakeArtifact{id: "a", kind: "SpooledArtifact"}), true},
+		{"nil artifact", ArtifactOutput(nil), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tool := mustTool(t, objSchema, func(context.Context, map[string]any, Invocation) (Output, error) { return tt.out, nil }, nil)
+			out, err := tool.Execute(context.Background(), json.RawMessage(`{"a":1}`), Invocation{CallID: "c"}, nil)
+			if tt.ok != (err == nil) {
+				t.Fatalf("err = %v, want ok=%v", err, tt.ok)
+			}
+			if err != nil && !errors.Is(err, ErrToolDownstreamError) {
+				t.Errorf("err = %v, want downstream", err)
+			}
+			if tt.ok && out.Kind() != tt.out.Kind() {
+				t.Errorf("kind = %v, want %v", out.Kind(), tt.out.Kind())
+			}
+		})
+	}
+}
+
+func TestExecuteArtifactTool(t *testing.T) {
+	tool, err := NewArtifactTool("artifact_head", "first lines", json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`),
+		func(_ context.Context, args map[string]any, _ Invocation) (string, error) {
+			return "head " + string(rune('0'+int(args["n"].(float64)))), nil
+		}, &ToolOptions{Ephemeral: true, OnCollision: CollisionReplace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tool.IsArtifactTool() {
+		t.Fatal("not an artifact tool")
+	}
+	out, err := tool.Execute(context.Background(), json.RawMessage(`{"n":3}`), Invocation{CallID: "c"}, nil)
+	if err != nil || out.Kind() != OutputText || out.Text() != "head 3" {
+		t.Fatalf("out = %v %q, err = %v", out.Kind(), out.Text(), err)
+	}
+	boom := errors.New("boom")
+	failing, _ := NewArtifactTool("artifact_x", "d", objSchema, func(context.Context, map[string]any, Invocation) (string, error) { return "", boom }, nil)
+	if _, err := failing.Execute(context.Background(), json.RawMessage(`{"a":1}`), Invocation{CallID: "c"}, nil); !errors.Is(err, boom) || !errors.Is(err, ErrToolDownstreamError) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestExecuteNilTool(t *testing.T) {
+	var tool *Tool
+	if _, err := tool.Execute(context.Background(), nil, Invocation{}, nil); err == nil {
+		t.Fatal("nil tool executed")
+	}
+}

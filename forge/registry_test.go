@@ -1,0 +1,265 @@
+package forge
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func namedTool(t testing.TB, name string, opts *ToolOptions) *Tool {
+	t.Helper()
+	tool, err := NewTool(name, "tool "+name, objSchema, echoHandler, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tool
+}
+
+func names(tools []*Tool) []string {
+	out := []string{}
+	for _, t := range tools {
+		out = append(out, t.Name())
+	}
+	return out
+}
+
+func TestRegistryBasics(t *testing.T) {
+	var r Registry // zero value is usable
+	if r.Len() != 0 || len(r.All()) != 0 || r.Has("a") {
+		t.Fatal("zero registry not empty")
+	}
+	a, b, c := namedTool(t, "a", nil), namedTool(t, "b", nil), namedTool(t, "c", nil)
+	for _, tool := range []*Tool{a, b, c} {
+		if err := r.Register(tool, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Register(namedTool(t, "b", nil), false); !errors.Is(err, ErrToolAlreadyRegistered) {
+		t.Fatalf("duplicate: err = %v", err)
+	}
+	b2 := namedTool(t, "b", &ToolOptions{Trusted: true})
+	if err := r.Register(b2, true); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.Get("b"); got != b2 {
+		t.Errorf("overwrite did not replace")
+	}
+	if diff := cmp.Diff([]string{"a", "b", "c"}, names(r.All())); diff != "" {
+		t.Errorf("order after overwrite (-want +got):\n%s", diff)
+	}
+	if r.Len() != 3 || !r.Has("c") || r.Has("zz") {
+		t.Errorf("Len/Has wrong")
+	}
+	if _, ok := r.Get("zz"); ok {
+		t.Errorf("Get unknown")
+	}
+	if err := r.Register(nil, false); !errors.Is(err, ErrInvalidInitialToolValue) {
+		t.Errorf("nil tool: err = %v", err)
+	}
+	if !r.Unregister("a") || r.Unregister("a") {
+		t.Errorf("Unregister result wrong")
+	}
+	if diff := cmp.Diff([]string{"b", "c"}, r.Names()); diff != "" {
+		t.Errorf("names (-want +got):\n%s", diff)
+	}
+}
+
+func TestNewRegistryDuplicate(t *testing.T) {
+	if _, err := NewRegistry(namedTool(t, "a", nil), namedTool(t, "a", nil)); !errors.Is(err, ErrToolAlreadyRegistered) {
+		t.Fatalf("err = %v", err)
+	}
+	var e *Error
+	_, err := NewRegistry(namedTool(t, "a", nil), namedTool(t, "a", nil))
+	if errors.As(err, &e); !e.Fatal || e.Status != 409 {
+		t.Errorf("want fatal 409: %+v", e)
+	}
+}
+
+func TestRegistryHidden(t *testing.T) {
+	r, _ := NewRegistry(namedTool(t, "a", nil), namedTool(t, "b", nil), namedTool(t, "c", nil))
+	r.Hide("b", "later")
+	if diff := cmp.Diff([]string{"a", "c"}, names(r.Visible())); diff != "" {
+		t.Errorf("visible (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"b"}, names(r.Hidden())); diff != "" {
+		t.Errorf("hidden (-want +got):\n%s", diff)
+	}
+	_ = r.Register(namedTool(t, "later", nil), false) // remembered before it existed
+	if !r.IsHidden("later") || len(r.Hidden()) != 2 {
+		t.Errorf("unknown hidden name not remembered")
+	}
+	r.Unhide("b")
+	if r.IsHidden("b") {
+		t.Errorf("Unhide failed")
+	}
+	r.SetHidden("a")
+	if diff := cmp.Diff([]string{"a"}, names(r.Hidden())); diff != "" {
+		t.Errorf("SetHidden (-want +got):\n%s", diff)
+	}
+	r.Unregister("a")
+	_ = r.Register(namedTool(t, "a", nil), false)
+	if r.IsHidden("a") {
+		t.Errorf("Unregister kept the hidden entry")
+	}
+	r.Hide("c")
+	r.ClearHidden()
+	if len(r.Hidden()) != 0 {
+		t.Errorf("ClearHidden left %v", names(r.Hidden()))
+	}
+}
+
+func TestRegistryPruneEphemeral(t *testing.T) {
+	r, _ := NewRegistry(namedTool(t, "a", nil), namedTool(t, "e1", &ToolOptions{Ephemeral: true}),
+		namedTool(t, "b", nil), namedTool(t, "e2", &ToolOptions{Ephemeral: true}))
+	r.Hide("e1", "b")
+	r.PruneEphemeral()
+	r.PruneEphemeral() // idempotent
+	if diff := cmp.Diff([]string{"a", "b"}, r.Names()); diff != "" {
+		t.Errorf("after prune (-want +got):\n%s", diff)
+	}
+	if r.IsHidden("e1") || !r.IsHidden("b") {
+		t.Errorf("prune hidden entries wrong")
+	}
+}
+
+func TestRegistryClone(t *testing.T) {
+	r, _ := NewRegistry(namedTool(t, "a", nil), namedTool(t, "b", nil))
+	r.Hide("a")
+	c := r.Clone()
+	c.Unregister("b")
+	c.Unhide("a")
+	_ = c.Register(namedTool(t, "z", nil), false)
+	if diff := cmp.Diff([]string{"a", "b"}, r.Names()); diff != "" || !r.IsHidden("a") {
+		t.Errorf("clone shares state with the original: %s", diff)
+	}
+	var zero Registry
+	if zero.Clone().Len() != 0 {
+		t.Errorf("clone of zero")
+	}
+}
+
+func TestRegistryDefinitions(t *testing.T) {
+	r, _ := NewRegistry(namedTool(t, "a", nil), namedTool(t, "b", nil))
+	r.Hide("a")
+	defs := r.Definitions()
+	if len(defs) != 1 || defs[0].Name != "b" || defs[0].Description != "tool b" || !json.Valid(defs[0].Parameters) {
+		t.Errorf("definitions = %+v", defs)
+	}
+}
+
+func TestMerge(t *testing.T) {
+	plain := func(n string) *Tool { return namedTool(t, n, nil) }
+	with := func(n string, c Collision) *Tool { return namedTool(t, n, &ToolOptions{OnCollision: c, Trusted: true}) }
+	tests := []struct {
+		name      string
+		policy    Collision
+		left      []*Tool
+		right     []*Tool
+		wantNames []string
+		wantRight []string // names whose tool must come from right
+		wantErr   error
+	}{
+		{"disjoint", CollisionThrow, []*Tool{plain("a")}, []*Tool{plain("b")}, []string{"a", "b"}, []string{"b"}, nil},
+		{"throw", CollisionThrow, []*Tool{plain("a")}, []*Tool{plain("a")}, nil, nil, ErrToolAlreadyRegistered},
+		{"empty policy is throw", "", []*Tool{plain("a")}, []*Tool{plain("a")}, nil, nil, ErrToolAlreadyRegistered},
+		{"policy replace keeps position", CollisionReplace, []*Tool{plain("a"), plain("b")}, []*Tool{plain("a")}, []string{"a", "b"}, []string{"a"}, nil},
+		{"policy keep", CollisionKeep, []*Tool{plain("a")}, []*Tool{plain("a")}, []string{"a"}, nil, nil},
+		{"tool replace beats throw", CollisionThrow, []*Tool{plain("a")}, []*Tool{with("a", CollisionReplace)}, []string{"a"}, []string{"a"}, nil},
+		{"tool keep beats throw", CollisionThrow, []*Tool{plain("a")}, []*Tool{with("a", CollisionKeep)}, []string{"a"}, nil, nil},
+		{"tool keep beats replace", CollisionReplace, []*Tool{plain("a")}, []*Tool{with("a", CollisionKeep)}, []string{"a"}, nil, nil},
+		{"tool replace beats keep", CollisionKeep, []*Tool{plain("a")}, []*Tool{with("a", CollisionReplace)}, []string{"a"}, []string{"a"}, nil},
+		{"invalid policy", "merge", nil, nil, nil, nil, ErrInvalidInitialToolValue},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			left, _ := NewRegistry(tt.left...)
+			right, _ := NewRegistry(tt.right...)
+			got, err := Merge(tt.policy, left, nil, right)
+			if tt.wantErr != nil {
+				if !errors.Is(err, tt.wantErr) {
+					t.Fatalf("err = %v, want %v", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.wantNames, got.Names()); diff != "" {
+				t.Errorf("names (-want +got):\n%s", diff)
+			}
+			for _, n := range tt.wantNames {
+				g, _ := got.Get(n)
+				r, _ := right.Get(n)
+				l, _ := left.Get(n)
+				fromRight := contains(tt.wantRight, n)
+				if fromRight && g != r || !fromRight && g != l {
+					t.Errorf("%s came from the wrong registry", n)
+				}
+			}
+			if left.Len() != len(tt.left) || right.Len() != len(tt.right) {
+				t.Errorf("inputs modified")
+			}
+		})
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestMergeHidden(t *testing.T) {
+	left, _ := NewRegistry(namedTool(t, "a", nil), namedTool(t, "b", nil), namedTool(t, "c", nil))
+	left.Hide("a", "b")
+	right, _ := NewRegistry(namedTool(t, "b", &ToolOptions{OnCollision: CollisionReplace}), namedTool(t, "d", nil))
+	right.Hide("d")
+	got, err := Merge(CollisionThrow, left, right)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"a", "d"}, names(got.Hidden())); diff != "" {
+		t.Errorf("hidden (-want +got):\n%s", diff)
+	}
+	if !left.IsHidden("b") {
+		t.Errorf("merge changed an input's hidden set")
+	}
+}
+
+func TestRegistryConcurrent(t *testing.T) {
+	var r Registry
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range 50 {
+				name := fmt.Sprintf("t%d_%d", i, j%5)
+				_ = r.Register(namedTool(t, name, &ToolOptions{Ephemeral: j%2 == 0}), true)
+				r.Hide(name)
+				_ = r.Visible()
+				_ = r.Definitions()
+				r.Unhide(name)
+				_, _ = r.Get(name)
+				if j%10 == 0 {
+					r.PruneEphemeral()
+					_ = r.Clone()
+				}
+				if j%7 == 0 {
+					r.Unregister(name)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if r.Len() != len(r.All()) {
+		t.Errorf("Len %d != len(All) %d", r.Len(), len(r.All()))
+	}
+}

@@ -1,0 +1,320 @@
+package forge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+var objSchema = json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"string"}},"required":["a"]}`)
+
+func echoHandler(_ context.Context, args map[string]any, _ Invocation) (Output, error) {
+	b, _ := json.Marshal(args)
+	return TextOutput(string(b)), nil
+}
+
+func mustTool(t testing.TB, schema json.RawMessage, h Handler, opts *ToolOptions) *Tool {
+	t.Helper()
+	tool, err := NewTool("t", "a test tool", schema, h, opts)
+	if err != nil {
+		t.Fatalf("NewTool: %v", err)
+	}
+	return tool
+}
+
+func TestToolDefaults(t *testing.T) {
+	tool := mustTool(t, objSchema, echoHandler, nil)
+	if diff := cmp.Diff(map[string]any{}, tool.Meta()); diff != "" {
+		t.Errorf("meta (-want +got):\n%s", diff)
+	}
+	if tool.Ephemeral() || tool.Trusted() || tool.IsArtifactTool() || tool.ArtifactKind() != nil || tool.Timeout() != 0 {
+		t.Errorf("defaults: ephemeral=%v trusted=%v artifactTool=%v kind=%v timeout=%v",
+			tool.Ephemeral(), tool.Trusted(), tool.IsArtifactTool(), tool.ArtifactKind(), tool.Timeout())
+	}
+	if got := tool.OnCollision(); got != CollisionThrow {
+		t.Errorf("OnCollision = %q, want throw", got)
+	}
+	if tool.Name() != "t" || tool.Description() != "a test tool" {
+		t.Errorf("name/description = %q/%q", tool.Name(), tool.Description())
+	}
+	if !json.Valid(tool.Schema()) {
+		t.Errorf("schema not JSON: %s", tool.Schema())
+	}
+}
+
+func TestToolOptionsKept(t *testing.T) {
+	meta := map[string]any{"k": "v"}
+	tool := mustTool(t, objSchema, echoHandler, &ToolOptions{ArtifactKind: fakeKind("CSVArtifact"), Trusted: true,
+		Ephemeral: true, OnCollision: CollisionReplace, Meta: meta, Timeout: time.Second})
+	meta["k"] = "changed" // the tool keeps its own copy
+	got := tool.Meta()
+	got["k"] = "mutated" // and hands out copies
+	if diff := cmp.Diff(map[string]any{"k": "v"}, tool.Meta()); diff != "" {
+		t.Errorf("meta (-want +got):\n%s", diff)
+	}
+	if tool.ArtifactKind().Name() != "CSVArtifact" || !tool.Trusted() || !tool.Ephemeral() ||
+		tool.OnCollision() != CollisionReplace || tool.Timeout() != time.Second {
+		t.Errorf("options not kept")
+	}
+}
+
+func TestNewToolInvalid(t *testing.T) {
+	long := strings.Repeat("a", 65)
+	tests := []struct {
+		name, tool, desc string
+		schema           json.RawMessage
+		h                Handler
+		opts             *ToolOptions
+		fields           []string
+	}{
+		{"empty name", "", "d", objSchema, echoHandler, nil, []string{"name"}},
+		{"space in name", "a b", "d", objSchema, echoHandler, nil, []string{"name"}},
+		{"name too long", long, "d", objSchema, echoHandler, nil, []string{"name"}},
+		{"non-ascii name", "wetter_ü", "d", objSchema, echoHandler, nil, []string{"name"}},
+		{"dot in name", "a.b", "d", objSchema, echoHandler, nil, []string{"name"}},
+		{"empty description", "t", "", objSchema, echoHandler, nil, []string{"description"}},
+		{"nil handler", "t", "d", objSchema, nil, nil, []string{"handler"}},
+		{"bad collision", "t", "d", objSchema, echoHandler, &ToolOptions{OnCollision: "merge"}, []string{"onCollision"}},
+		{"negative timeout", "t", "d", objSchema, echoHandler, &ToolOptions{Timeout: -1}, []string{"timeout"}},
+		{"nil-pointer kind", "t", "d", objSchema, echoHandler, &ToolOptions{ArtifactKind: (*nilKind)(nil)}, []string{"artifactKind"}},
+		{"empty kind name", "t", "d", objSchema, echoHandler, &ToolOptions{ArtifactKind: fakeKind("")}, []string{"artifactKind"}},
+		{"no schema", "t", "d", nil, echoHandler, nil, []string{"schema"}},
+		{"string schema", "t", "d", json.RawMessage(`{"type":"string"}`), echoHandler, nil, []string{"schema"}},
+		{"untyped schema", "t", "d", json.RawMessage(`{"properties":{}}`), echoHandler, nil, []string{"schema"}},
+		{"not JSON", "t", "d", json.RawMessage(`{type`), echoHandler, nil, []string{"schema"}},
+		{"array schema", "t", "d", json.RawMessage(`[]`), echoHandler, nil, []string{"schema"}},
+		{"bad default", "t", "d", json.RawMessage(`{"type":"object","properties":{"a":{"type":"number","default":"x"}}}`), echoHandler, nil, []string{"schema"}},
+		{"every field", "", "", json.RawMessage(`{"type":"array"}`), nil, &ToolOptions{OnCollision: "x", Timeout: -1},
+			[]string{"name", "description", "handler", "onCollision", "timeout", "schema"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tool, err := NewTool(tt.tool, tt.desc, tt.schema, tt.h, tt.opts)
+			if !errors.Is(err, ErrInvalidInitialToolValue) {
+				t.Fatalf("err = %v, want ErrInvalidInitialToolValue", err)
+			}
+			if tool != nil {
+				t.Errorf("tool returned with an error")
+			}
+			mentionsAll(t, err, tt.fields...)
+			var e *Error
+			if !errors.As(err, &e) || !e.Fatal || e.Status != 500 {
+				t.Errorf("want fatal 500, got %+v", e)
+			}
+		})
+	}
+}
+
+type nilKind struct{}
+
+func (*nilKind) Name() string { return "x" }
+
+func TestToolNameBoundaries(t *testing.T) {
+	for _, name := range []string{"a", strings.Repeat("Z", 64), "get-weather_v2", "0"} {
+		if _, err := NewTool(name, "d", objSchema, echoHandler, nil); err != nil {
+			t.Errorf("NewTool(%q): %v", name, err)
+		}
+	}
+}
+
+func TestArtifactToolRejectsKind(t *testing.T) {
+	h := func(context.Context, map[string]any, Invocation) (string, error) { return "", nil }
+	_, err := NewArtifactTool("artifact_head", "d", objSchema, h, &ToolOptions{ArtifactKind: fakeKind("X")})
+	if !errors.Is(err, ErrInvalidInitialToolValue) {
+		t.Fatalf("err = %v", err)
+	}
+	mentionsAll(t, err, "artifactKind")
+	_, err = NewArtifactTool("artifact_head", "d", objSchema, nil, nil)
+	mentionsAll(t, err, "handler")
+}
+
+func TestTypedToolUnsupportedType(t *testing.T) {
+	type bad struct {
+		C chan int `json:"c"`
+	}
+	_, err := NewTypedTool("t", "d", func(context.Context, bad, Invocation) (Output, error) { return Output{}, nil }, nil)
+	if !errors.Is(err, ErrInvalidInitialToolValue) {
+		t.Fatalf("err = %v", err)
+	}
+	_, err = NewTypedTool("t", "d", func(context.Context, []string, Invocation) (Output, error) { return Output{}, nil }, nil)
+	if !errors.Is(err, ErrInvalidInitialToolValue) {
+		t.Fatalf("non-object args type: err = %v", err)
+	}
+	_, err = NewTypedTool[weatherArgs]("t", "d", nil, nil)
+	mentionsAll(t, err, "handler")
+}
+
+type weatherArgs struct {
+	City  string   `json:"city" jsonschema:"the city to look up"`
+	Days  int      `json:"days,omitempty" jsonschema:"how many days ahead"`
+	Units string   `json:"units,omitempty"`
+	Tags  []string `json:"tags,omitempty"`
+}
+
+// CustomizeSchema adds what struct tags cannot express.
+func (weatherArgs) CustomizeSchema(s *jsonschema.Schema) error {
+	s.Properties["units"].Enum = []any{"metric", "imperial"}
+	s.Properties["units"].Default = json.RawMessage(`"metric"`)
+	s.Properties["days"].Minimum = jsonschema.Ptr(0.0)
+	return nil
+}
+
+func weatherTool(t testing.TB, got *weatherArgs) *Tool {
+	t.Helper()
+	tool, err := NewTypedTool("weather", "get the weather", func(_ context.Context, a weatherArgs, _ Invocation) (Output, error) {
+		if got != nil {
+			*got = a
+		}
+		return TextOutput(a.City + "/" + a.Units), nil
+	}, nil)
+	if err != nil {
+		t.Fatalf("NewTypedTool: %v", err)
+	}
+	return tool
+}
+
+func TestTypedToolSchema(t *testing.T) {
+	tool := weatherTool(t, nil)
+	var s map[string]any
+	if err := json.Unmarshal(tool.Schema(), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s["type"] != "object" || s["additionalProperties"] != false {
+		t.Errorf("schema = %s", tool.Schema())
+	}
+	if diff := cmp.Diff([]any{"city"}, s["required"]); diff != "" {
+		t.Errorf("required (-want +got):\n%s", diff)
+	}
+	props := s["properties"].(map[string]any)
+	if d := props["city"].(map[string]any)["description"]; d != "the city to look up" {
+		t.Errorf("description = %v", d)
+	}
+	if e := props["units"].(map[string]any)["enum"]; e == nil {
+		t.Errorf("enum missing: %s", tool.Schema())
+	}
+}
+
+func TestValidate(t *testing.T) {
+	untyped := mustTool(t, objSchema, echoHandler, nil)
+	closed := mustTool(t, json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"}},"additionalProperties":false}`), echoHandler, nil)
+	defaults := mustTool(t, json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","default":3}}}`), echoHandler, nil)
+	typed := weatherTool(t, nil)
+	tests := []struct {
+		name   string
+		tool   *Tool
+		raw    string
+		want   map[string]any // nil: expect ErrInvalidToolArgs
+		fields []string       // fields the error must name
+	}{
+		{"valid", untyped, `{"a":1,"b":"x"}`, map[string]any{"a": 1.0, "b": "x"}, nil},
+		{"unknown key allowed by schema", untyped, `{"a":1,"zz":true}`, map[string]any{"a": 1.0, "zz": true}, nil},
+		{"required missing", untyped, `{}`, nil, []string{"required"}},
+		{"empty means {}", untyped, ``, nil, []string{"required"}},
+		{"no coercion", untyped, `{"a":"5"}`, nil, []string{"a:"}},
+		{"every field", untyped, `{"a":"5","b":7}`, nil, []string{"a:", "b:"}},
+		{"array", untyped, `[1]`, nil, []string{"arguments must be a JSON object"}},
+		{"string", untyped, `"{}"`, nil, []string{"arguments must be a JSON object"}},
+		{"null", untyped, `null`, nil, []string{"arguments must be a JSON object"}},
+		{"number", untyped, `5`, nil, []string{"arguments must be a JSON object"}},
+		{"invalid JSON", untyped, `{"a":`, nil, []string{"arguments are not valid JSON"}},
+		{"garbage", untyped, `xyz`, nil, []string{"arguments are not valid JSON"}},
+		{"trailing data", untyped, `{"a":1} {}`, nil, []string{"arguments are not valid JSON"}},
+		{"closed schema rejects unknown", closed, `{"a":1,"zz":1}`, nil, []string{"unexpected additional properties"}},
+		{"closed schema empty", closed, ` `, map[string]any{}, nil},
+		{"default applied", defaults, `{}`, map[string]any{"n": 3.0}, nil},
+		{"default not over value", defaults, `{"n":4}`, map[string]any{"n": 4.0}, nil},
+		{"typed valid", typed, `{"city":"Oslo"}`, map[string]any{"city": "Oslo", "units": "metric"}, nil},
+		{"typed unknown key", typed, `{"city":"Oslo","country":"NO"}`, nil, []string{"unexpected additional properties"}},
+		{"typed case-folded key", typed, `{"City":"Oslo"}`, nil, []string{"required", "unexpected additional properties"}},
+		{"typed string for int", typed, `{"city":"Oslo","days":"5"}`, nil, []string{"days:"}},
+		{"typed float for int", typed, `{"city":"Oslo","days":5.5}`, nil, []string{"days:"}},
+		{"typed int overflow", typed, `{"city":"Oslo","days":1e30}`, nil, []string{"days"}},
+		{"typed enum", typed, `{"city":"Oslo","units":"kelvin"}`, nil, []string{"units:"}},
+		{"typed minimum", typed, `{"city":"Oslo","days":-1}`, nil, []string{"days:"}},
+		{"typed nested item", typed, `{"city":"Oslo","tags":[1]}`, nil, []string{"tags"}},
+		{"typed all at once", typed, `{"days":"x","units":1,"zz":0}`, nil, []string{"days:", "units:", "required", "unexpected"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tt.tool.Validate(json.RawMessage(tt.raw))
+			if tt.want != nil {
+				if err != nil {
+					t.Fatalf("Validate: %v", err)
+				}
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("args (-want +got):\n%s", diff)
+				}
+				return
+			}
+			if !errors.Is(err, ErrInvalidToolArgs) {
+				t.Fatalf("err = %v, want ErrInvalidToolArgs", err)
+			}
+			var e *Error
+			if errors.As(err, &e); e.Fatal || e.Status != 422 {
+				t.Errorf("want non-fatal 422, got %+v", e)
+			}
+			mentionsAll(t, err, tt.fields...)
+			if !strings.Contains(err.Error(), tt.tool.Name()) {
+				t.Errorf("message does not name the tool: %v", err)
+			}
+		})
+	}
+}
+
+func TestTypedToolReceivesDecodedArgs(t *testing.T) {
+	var got weatherArgs
+	tool := weatherTool(t, &got)
+	out, err := tool.Execute(context.Background(), json.RawMessage(`{"city":"Oslo","days":2,"tags":["a"]}`), Invocation{CallID: "c"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := weatherArgs{City: "Oslo", Days: 2, Units: "metric", Tags: []string{"a"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("args (-want +got):\n%s", diff)
+	}
+	if out.Kind() != OutputText || out.Text() != "Oslo/metric" {
+		t.Errorf("output = %v %q", out.Kind(), out.Text())
+	}
+}
+
+// A typed tool whose argument type has no defaults decodes the raw bytes
+// directly, so large integers keep their precision.
+func TestTypedToolIntegerPrecision(t *testing.T) {
+	type big struct {
+		N int64 `json:"n"`
+	}
+	var got int64
+	tool, err := NewTypedTool("t", "d", func(_ context.Context, a big, _ Invocation) (Output, error) {
+		got = a.N
+		return TextOutput(""), nil
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tool.Execute(context.Background(), json.RawMessage(`{"n":9007199254740993}`), Invocation{CallID: "c"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got != 9007199254740993 {
+		t.Errorf("n = %d", got)
+	}
+}
+
+func TestDefinition(t *testing.T) {
+	tool := mustTool(t, objSchema, echoHandler, nil)
+	d := tool.Definition()
+	b, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	_ = json.Unmarshal(b, &got)
+	if got["name"] != "t" || got["description"] != "a test tool" || got["parameters"].(map[string]any)["type"] != "object" {
+		t.Errorf("definition = %s", b)
+	}
+}
