@@ -1,0 +1,401 @@
+package forge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ebbforge/adk/canonical"
+	"github.com/ebbforge/adk/media"
+)
+
+var t0 = time.Date(2026, 1, 2, 3, 4, 5, 6000000, time.UTC)
+
+func validRaw() RawToolCall {
+	return RawToolCall{ID: "call_1", Tool: "weather", Args: `{"city":"Oslo"}`, Checksum: sum64,
+		Results: NewTokenizable("sunny"), IsComplete: true, CreatedAt: t0, UpdatedAt: t0.Add(time.Second),
+		CompletedAt: t0.Add(2 * time.Second)}
+}
+
+func TestNewToolCallDefaults(t *testing.T) {
+	c, err := NewToolCall(validRaw())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Inline() || c.FromArtifactTool() || c.IsError() || !c.IsComplete() {
+		t.Errorf("defaults: inline=%v fromArtifactTool=%v", c.Inline(), c.FromArtifactTool())
+	}
+	if c.ID() != "call_1" || c.Tool() != "weather" || c.Checksum() != sum64 || string(c.Args()) != `{"city":"Oslo"}` {
+		t.Errorf("fields: %s %s %s %s", c.ID(), c.Tool(), c.Checksum(), c.Args())
+	}
+	if !c.CreatedAt().Equal(t0) || !c.UpdatedAt().Equal(t0.Add(time.Second)) || !c.CompletedAt().Equal(t0.Add(2*time.Second)) {
+		t.Errorf("times")
+	}
+	if c.Results().Kind() != ResultText || c.Results().Text().String() != "sunny" {
+		t.Errorf("results = %v", c.Results().Kind())
+	}
+	no := false
+	raw := validRaw()
+	raw.Inline, raw.FromArtifactTool = &no, true
+	c, _ = NewToolCall(raw)
+	if c.Inline() || !c.FromArtifactTool() {
+		t.Errorf("explicit inline/fromArtifactTool not kept")
+	}
+}
+
+func TestNewToolCallArgs(t *testing.T) {
+	type argsStruct struct {
+		City string `json:"city"`
+		Days int    `json:"days"`
+	}
+	tests := []struct {
+		name string
+		args any
+		want string
+	}{
+		{"json string", `{ "city" : "Oslo", "days": 2 }`, `{"city":"Oslo","days":2}`},
+		{"bytes", []byte(`{"city":"Oslo"}`), `{"city":"Oslo"}`},
+		{"raw message", json.RawMessage(`{"b":1,"a":2}`), `{"b":1,"a":2}`},
+		{"map", map[string]any{"city": "Oslo"}, `{"city":"Oslo"}`},
+		{"struct", argsStruct{City: "Oslo", Days: 2}, `{"city":"Oslo","days":2}`},
+		{"struct pointer", &argsStruct{City: "Oslo"}, `{"city":"Oslo","days":0}`},
+		{"empty object", `{}`, `{}`},
+		{"big integer kept", `{"n":123456789012345678901234567890}`, `{"n":123456789012345678901234567890}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw := validRaw()
+			raw.Args = tt.args
+			c, err := NewToolCall(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(c.Args()) != tt.want {
+				t.Errorf("args = %s, want %s", c.Args(), tt.want)
+			}
+			m, err := c.ArgsMap()
+			if err != nil || m == nil {
+				t.Errorf("ArgsMap: %v %v", m, err)
+			}
+		})
+	}
+}
+
+func TestNewToolCallInvalid(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(*RawToolCall)
+		fields []string
+	}{
+		{"missing id", func(r *RawToolCall) { r.ID = "" }, []string{"id"}},
+		{"missing tool", func(r *RawToolCall) { r.Tool = "" }, []string{"tool"}},
+		{"missing checksum", func(r *RawToolCall) { r.Checksum = "" }, []string{"checksum"}},
+		{"short checksum", func(r *RawToolCall) { r.Checksum = "abc123" }, []string{"checksum"}},
+		{"upper-case checksum", func(r *RawToolCall) { r.Checksum = strings.ToUpper(sum64) }, []string{"checksum"}},
+		{"missing args", func(r *RawToolCall) { r.Args = nil }, []string{"args"}},
+		{"non-JSON string", func(r *RawToolCall) { r.Args = "city=Oslo" }, []string{"args"}},
+		{"empty string", func(r *RawToolCall) { r.Args = "" }, []string{"args"}},
+		{"JSON array", func(r *RawToolCall) { r.Args = `[1,2]` }, []string{"args"}},
+		{"JSON string", func(r *RawToolCall) { r.Args = `"x"` }, []string{"args"}},
+		{"JSON null", func(r *RawToolCall) { r.Args = `null` }, []string{"args"}},
+		{"JSON number", func(r *RawToolCall) { r.Args = `5` }, []string{"args"}},
+		{"slice value", func(r *RawToolCall) { r.Args = []int{1} }, []string{"args"}},
+		{"nil map pointer", func(r *RawToolCall) { r.Args = (*map[string]any)(nil) }, []string{"args"}},
+		{"unencodable", func(r *RawToolCall) { r.Args = map[string]any{"f": func() {}} }, []string{"args"}},
+		{"missing results", func(r *RawToolCall) { r.Results = nil }, []string{"results"}},
+		{"plain-object results", func(r *RawToolCall) { r.Results = map[string]any{"text": "x"} }, []string{"results"}},
+		{"string results", func(r *RawToolCall) { r.Results = "x" }, []string{"results"}},
+		{"empty Results", func(r *RawToolCall) { r.Results = Results{} }, []string{"results"}},
+		{"nil tokenizable", func(r *RawToolCall) { r.Results = (*Tokenizable)(nil) }, []string{"results"}},
+		{"empty artifacts", func(r *RawToolCall) { r.Results = []Artifact{} }, []string{"results"}},
+		{"nil artifact entry", func(r *RawToolCall) { r.Results = []Artifact{fakeArtifact{id: "a"}, nil} }, []string{"results"}},
+		{"artifact without id", func(r *RawToolCall) { r.Results = fakeArtifact{kind: "SpooledArtifact"} }, []string{"results"}},
+		{"empty media", func(r *RawToolCall) { r.Results = []*media.Media{} }, []string{"results"}},
+		{"nil media entry", func(r *RawToolCall) { r.Results = MediaResults(nil) }, []string{"results"}},
+		{"mixed kinds", func(r *RawToolCall) { r.Results = []any{fakeArtifact{id: "a"}, NewTokenizable("x")} }, []string{"results"}},
+		{"missing createdAt", func(r *RawToolCall) { r.CreatedAt = time.Time{} }, []string{"createdAt"}},
+		{"updatedAt before createdAt", func(r *RawToolCall) { r.UpdatedAt = t0.Add(-time.Second) }, []string{"updatedAt"}},
+		{"complete without completedAt", func(r *RawToolCall) { r.CompletedAt = time.Time{} }, []string{"completedAt"}},
+		{"completedAt while pending", func(r *RawToolCall) { r.IsComplete = false }, []string{"completedAt"}},
+		{"completedAt before createdAt", func(r *RawToolCall) { r.CompletedAt = t0.Add(-time.Second) }, []string{"completedAt"}},
+		{"payload without tag", func(r *RawToolCall) { r.Payload = json.RawMessage(`{"sig":"x"}`) }, []string{"replayCompatibility"}},
+		{"payload not JSON", func(r *RawToolCall) { r.Payload, r.ReplayCompatibility = json.RawMessage(`{x`), "openai" }, []string{"payload"}},
+		{"every field", func(r *RawToolCall) {
+			*r = RawToolCall{Args: "[", Checksum: "x", Results: 5, IsComplete: true, Payload: json.RawMessage(`1`)}
+		}, []string{"id", "tool", "args", "checksum", "results", "createdAt", "completedAt", "replayCompatibility"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw := validRaw()
+			tt.mutate(&raw)
+			c, err := NewToolCall(raw)
+			if !errors.Is(err, ErrInvalidInitialToolCallValue) {
+				t.Fatalf("err = %v, want ErrInvalidInitialToolCallValue", err)
+			}
+			if c != nil {
+				t.Errorf("tool call returned with an error")
+			}
+			var e *Error
+			if errors.As(err, &e); !e.Fatal || e.Status != 500 {
+				t.Errorf("want fatal 500: %+v", e)
+			}
+			mentionsAll(t, err, tt.fields...)
+		})
+	}
+}
+
+func TestNewToolCallTimes(t *testing.T) {
+	raw := validRaw()
+	raw.UpdatedAt = time.Time{}
+	c, err := NewToolCall(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.UpdatedAt().Equal(c.CreatedAt()) {
+		t.Errorf("zero UpdatedAt should default to CreatedAt")
+	}
+	raw = validRaw()
+	raw.IsComplete, raw.CompletedAt = false, time.Time{}
+	if c, err = NewToolCall(raw); err != nil || !c.CompletedAt().IsZero() {
+		t.Errorf("pending call: %v", err)
+	}
+	raw = validRaw()
+	raw.Payload, raw.ReplayCompatibility = json.RawMessage(` { "sig" : 1 } `), "anthropic-v1"
+	if c, err = NewToolCall(raw); err != nil || string(c.Payload()) != `{"sig":1}` || c.ReplayCompatibility() != "anthropic-v1" {
+		t.Errorf("payload: %v %s", err, c.Payload())
+	}
+	raw = validRaw()
+	raw.Payload = json.RawMessage(`null`)
+	if c, err = NewToolCall(raw); err != nil || c.Payload() != nil {
+		t.Errorf("null payload means none: %v", err)
+	}
+}
+
+func TestNewToolCallResultShapes(t *testing.T) {
+	a1, a2 := fakeArtifact{id: "a1", kind: "SpooledArtifact"}, fakeArtifact{id: "a2", kind: "CSVArtifact"}
+	m1, m2 := newMedia(t, "m1"), newMedia(t, "m2")
+	tests := []struct {
+		name    string
+		results any
+		kind    ResultKind
+		n       int
+	}{
+		{"tokenizable", NewTokenizable("x"), ResultText, 1},
+		{"text Results", TextResults(NewTokenizable("x")), ResultText, 1},
+		{"artifact", a1, ResultArtifacts, 1},
+		{"artifacts", []Artifact{a1, a2}, ResultArtifacts, 2},
+		{"artifact Results", ArtifactResults(a1, a2), ResultArtifacts, 2},
+		{"media", m1, ResultMedia, 1},
+		{"media list", []*media.Media{m1, m2}, ResultMedia, 2},
+		{"media Results", MediaResults(m1), ResultMedia, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw := validRaw()
+			raw.Results = tt.results
+			c, err := NewToolCall(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := c.Results()
+			n := len(r.Artifacts()) + len(r.Media())
+			if r.Text() != nil {
+				n++
+			}
+			if r.Kind() != tt.kind || n != tt.n {
+				t.Errorf("kind=%v n=%d, want %v %d", r.Kind(), n, tt.kind, tt.n)
+			}
+		})
+	}
+}
+
+// The constructor copies result slices: the caller cannot change a ToolCall.
+func TestNewToolCallImmutable(t *testing.T) {
+	list := []Artifact{fakeArtifact{id: "a1", kind: "K"}}
+	raw := validRaw()
+	raw.Results = list
+	args := []byte(`{"a":1}`)
+	raw.Args = args
+	c, err := NewToolCall(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list[0] = fakeArtifact{id: "evil", kind: "K"}
+	args[1] = 'X'
+	if c.Results().Artifacts()[0].ID() != "a1" || string(c.Args()) != `{"a":1}` {
+		t.Errorf("ToolCall changed through its input")
+	}
+}
+
+func TestToolCallRaw(t *testing.T) {
+	c, err := NewToolCall(validRaw())
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := c.Raw()
+	raw.ID = "call_2"
+	d, err := NewToolCall(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.ID() != "call_2" || d.Tool() != c.Tool() || string(d.Args()) != string(c.Args()) || d.Results().Text() != c.Results().Text() {
+		t.Errorf("Raw did not round-trip")
+	}
+}
+
+func TestToolCallJSONRoundTrip(t *testing.T) {
+	a1, a2 := fakeArtifact{id: "a1", kind: "SpooledArtifact"}, fakeArtifact{id: "a2", kind: "CSVArtifact"}
+	m1 := newMedia(t, "m1")
+	res := fakeResolver{
+		artifacts: map[string]Artifact{"SpooledArtifact/a1": a1, "CSVArtifact/a2": a2},
+		media:     map[string]*media.Media{"m1": m1},
+	}
+	no := false
+	tests := []struct {
+		name    string
+		results any
+		inline  *bool
+	}{
+		{"text", NewTokenizable("sunny, 21°C"), nil},
+		{"artifacts", []Artifact{a1, a2}, &no},
+		{"media", m1, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw := validRaw()
+			raw.Results, raw.Inline = tt.results, tt.inline
+			raw.Payload, raw.ReplayCompatibility = json.RawMessage(`{"sig":"abc"}`), "anthropic"
+			c, err := NewToolCall(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := json.Marshal(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(data), "png") && tt.name == "media" {
+				// metadata only: the mime type is fine, the bytes ("png") must not be there
+				if strings.Contains(string(data), `"png"`) {
+					t.Errorf("media bytes inlined: %s", data)
+				}
+			}
+			back, err := UnmarshalToolCall(context.Background(), data, res)
+			if err != nil {
+				t.Fatalf("UnmarshalToolCall: %v\n%s", err, data)
+			}
+			again, _ := json.Marshal(back)
+			if diff := cmp.Diff(string(data), string(again)); diff != "" {
+				t.Errorf("re-encoding differs (-first +second):\n%s", diff)
+			}
+			if back.Results().Kind() != c.Results().Kind() || back.Inline() != c.Inline() || !back.CreatedAt().Equal(c.CreatedAt()) {
+				t.Errorf("round trip lost data: %s", data)
+			}
+			for i, a := range back.Results().Artifacts() {
+				if a != c.Results().Artifacts()[i] {
+					t.Errorf("artifact %d not resolved to the same value", i)
+				}
+			}
+			for i, m := range back.Results().Media() {
+				if m != c.Results().Media()[i] {
+					t.Errorf("media %d not resolved", i)
+				}
+			}
+		})
+	}
+}
+
+func TestToolCallJSONShape(t *testing.T) {
+	raw := validRaw()
+	raw.Results = []Artifact{fakeArtifact{id: "a1", kind: "SpooledArtifact"}}
+	c, _ := NewToolCall(raw)
+	data, _ := json.Marshal(c)
+	var got map[string]any
+	_ = json.Unmarshal(data, &got)
+	want := map[string]any{"kind": "artifacts", "artifacts": []any{map[string]any{"kind": "SpooledArtifact", "id": "a1"}}}
+	if diff := cmp.Diff(want, got["results"]); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]any{"city": "Oslo"}, got["args"]); diff != "" {
+		t.Errorf("args are an object in the persisted form (-want +got):\n%s", diff)
+	}
+}
+
+func TestUnmarshalToolCallErrors(t *testing.T) {
+	raw := validRaw()
+	raw.Results = []Artifact{fakeArtifact{id: "a1", kind: "SpooledArtifact"}}
+	c, _ := NewToolCall(raw)
+	data, _ := json.Marshal(c)
+	textCall, _ := NewToolCall(validRaw())
+	textData, _ := json.Marshal(textCall)
+	tampered := strings.Replace(string(textData), sum64, "nothex", 1)
+	tests := []struct {
+		name string
+		data string
+		res  ResultResolver
+	}{
+		{"not JSON", `{`, nil},
+		{"no resolver", string(data), nil},
+		{"unresolvable", string(data), fakeResolver{}},
+		{"bad checksum re-validated", tampered, nil},
+		{"unknown kind", strings.Replace(string(textData), `"kind":"text"`, `"kind":"blob"`, 1), nil},
+		{"text kind without text", `{"id":"x","tool":"t","args":{},"checksum":"` + sum64 + `","results":{"kind":"text"},"createdAt":"2026-01-01T00:00:00Z"}`, nil},
+		{"missing args", `{"id":"x","tool":"t","checksum":"` + sum64 + `","results":{"kind":"text","text":"x"},"createdAt":"2026-01-01T00:00:00Z"}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := UnmarshalToolCall(context.Background(), []byte(tt.data), tt.res); !errors.Is(err, ErrInvalidInitialToolCallValue) {
+				t.Errorf("err = %v", err)
+			}
+		})
+	}
+	// Text results need no resolver.
+	if _, err := UnmarshalToolCall(context.Background(), textData, nil); err != nil {
+		t.Errorf("text call: %v", err)
+	}
+}
+
+func TestVerifyChecksum(t *testing.T) {
+	needCanonical(t)
+	sum, err := canonical.Checksum("weather", json.RawMessage(`{"city":"Oslo"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := validRaw()
+	raw.Checksum = sum
+	raw.Args = map[string]any{"city": "Oslo"}
+	c, err := NewToolCall(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.VerifyChecksum(); err != nil {
+		t.Errorf("VerifyChecksum: %v", err)
+	}
+	raw.Args = `{"city":"Bergen"}`
+	c, _ = NewToolCall(raw)
+	if err := c.VerifyChecksum(); !errors.Is(err, ErrChecksumMismatch) {
+		t.Errorf("tampered args: err = %v", err)
+	}
+	raw.Args, raw.Tool = `{"city":"Oslo"}`, "forecast"
+	c, _ = NewToolCall(raw)
+	if err := c.VerifyChecksum(); !errors.Is(err, ErrChecksumMismatch) {
+		t.Errorf("tampered tool: err = %v", err)
+	}
+}
+
+func TestToolCallDecodeArgs(t *testing.T) {
+	c, _ := NewToolCall(validRaw())
+	var a struct {
+		City string `json:"city"`
+	}
+	if err := c.DecodeArgs(&a); err != nil || a.City != "Oslo" {
+		t.Errorf("DecodeArgs: %v %+v", err, a)
+	}
+	if err := c.DecodeArgs(&[]int{}); err == nil {
+		t.Errorf("DecodeArgs into a slice succeeded")
+	}
+}
