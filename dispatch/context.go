@@ -1,0 +1,473 @@
+package dispatch
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/ebbforge/adk/forge"
+)
+
+// GateRequest asks the caller of a turn for a decision (approval, input)
+// and suspends the dispatch until it is given. See Context.WaitFor.
+type GateRequest struct {
+	// ID identifies the gate; "" means generated.
+	ID string
+	// Reason tells the caller why the turn is waiting.
+	Reason string
+	// Payload is what the caller needs to decide (required, non-nil).
+	Payload any
+	// Timeout bounds the wait; 0 means until the turn's context ends.
+	Timeout time.Duration
+	// Validate checks a resolution; an error keeps the gate open.
+	Validate func(value any) error
+}
+
+// WaitFunc opens a gate; the turn runner supplies one.
+type WaitFunc func(ctx context.Context, req GateRequest) (any, error)
+
+// Config builds a [Context]. Only TurnID is required.
+type Config struct {
+	// DispatchID identifies the dispatch; "" means a generated UUID.
+	DispatchID string
+	// TurnID is the turn the dispatch serves (the Store key).
+	TurnID string
+	// SystemPrompt is the turn's system prompt (may be nil).
+	SystemPrompt *forge.Tokenizable
+	// Timeline seeds the history; ToolCallCount counts its tool calls.
+	// It is copied, not persisted again.
+	Timeline []Entry
+	// Tools is cloned into the context's own registry; nil means empty.
+	Tools *forge.Registry
+	// Stash is shared with the turn; nil means a new empty one.
+	Stash *Stash
+	// Store persists mutations; nil means a new MemoryStore.
+	Store Store
+	// Loop is the loop-guard policy (zero value: defaults, on).
+	Loop LoopPolicy
+	// WaitFor opens gates; nil makes WaitFor return ErrGateNotSupported.
+	WaitFor WaitFunc
+}
+
+// Context is the state of one dispatch: the iteration counter, the ack/nack
+// signal, the turn's timeline (messages, thoughts and tool calls), the
+// per-dispatch tool registry (with the forged artifact_* tools), a stash,
+// checksum counts and the loop guard. It implements [forge.Scope].
+// Safe for concurrent use: tools running in parallel may read it.
+type Context struct {
+	id, turnID string
+	tools      *forge.Registry
+	stash      *Stash
+	store      Store
+	loop       LoopPolicy
+	waitFor    WaitFunc
+
+	mu           sync.Mutex
+	iteration    int
+	systemPrompt *forge.Tokenizable
+	timeline     []Entry
+	counts       map[string]int
+	blocked      map[string]int
+	signalled    bool
+	acked        bool
+	nackErr      error
+	handlers     []*ackHandler
+	nextHandler  int
+}
+
+type ackHandler struct {
+	id int
+	fn func()
+}
+
+// New validates cfg and returns a Context at iteration 0. A bad config is
+// ErrInvalidContext naming every field at fault.
+func New(cfg Config) (*Context, error) {
+	var p []string
+	if cfg.TurnID == "" {
+		p = append(p, "turnID: required")
+	}
+	for i, e := range cfg.Timeline {
+		if e.Kind() == EntryNone {
+			p = append(p, "timeline["+itoa(i)+"]: must hold exactly one value")
+		}
+	}
+	if err := cfg.Loop.Validate(); err != nil {
+		p = append(p, "loop: "+err.Error())
+	}
+	if len(p) > 0 {
+		return nil, ErrInvalidContext.With(nil, "dispatch: invalid context: %s", strings.Join(p, "; "))
+	}
+	c := &Context{
+		id: cfg.DispatchID, turnID: cfg.TurnID, stash: cfg.Stash, store: cfg.Store,
+		loop: cfg.Loop, waitFor: cfg.WaitFor, systemPrompt: cfg.SystemPrompt,
+		timeline: append([]Entry(nil), cfg.Timeline...),
+		counts:   make(map[string]int), blocked: make(map[string]int),
+	}
+	if c.id == "" {
+		c.id = uuid.NewString()
+	}
+	if cfg.Tools != nil {
+		c.tools = cfg.Tools.Clone()
+	} else {
+		c.tools = &forge.Registry{}
+	}
+	if c.stash == nil {
+		c.stash = &Stash{}
+	}
+	if c.store == nil {
+		c.store = NewMemoryStore()
+	}
+	for _, e := range c.timeline {
+		if e.ToolCall != nil {
+			c.counts[e.ToolCall.Checksum()]++
+		}
+	}
+	return c, nil
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b [20]byte
+	n := len(b)
+	for i > 0 {
+		n--
+		b[n] = byte('0' + i%10)
+		i /= 10
+	}
+	return string(b[n:])
+}
+
+// ID is the dispatch id.
+func (c *Context) ID() string { return c.id }
+
+// DispatchID is the dispatch id (forge.Scope).
+func (c *Context) DispatchID() string { return c.id }
+
+// TurnID is the id of the turn the dispatch serves.
+func (c *Context) TurnID() string { return c.turnID }
+
+// Iteration is the 0-based iteration number.
+func (c *Context) Iteration() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.iteration
+}
+
+// Advance moves to the next iteration and returns its number. The turn
+// runner calls it; middleware should not.
+func (c *Context) Advance() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.iteration++
+	return c.iteration
+}
+
+// SystemPrompt is the system prompt (may be nil).
+func (c *Context) SystemPrompt() *forge.Tokenizable {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.systemPrompt
+}
+
+// SetSystemPrompt replaces the system prompt for the following iterations.
+func (c *Context) SetSystemPrompt(t *forge.Tokenizable) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.systemPrompt = t
+}
+
+// Tools is the dispatch's own registry: a clone of the runner's tools plus
+// the artifact_* tools forged each iteration. Middleware may hide or add tools.
+func (c *Context) Tools() *forge.Registry { return c.tools }
+
+// Stash is the turn's key/value bag.
+func (c *Context) Stash() *Stash { return c.stash }
+
+// Loop is the loop-guard policy.
+func (c *Context) Loop() LoopPolicy { return c.loop }
+
+// Timeline returns a copy of the turn's entries in order.
+func (c *Context) Timeline() []Entry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]Entry(nil), c.timeline...)
+}
+
+// ToolCalls returns the turn's tool calls in order.
+func (c *Context) ToolCalls() []*forge.ToolCall {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []*forge.ToolCall
+	for _, e := range c.timeline {
+		if e.ToolCall != nil {
+			out = append(out, e.ToolCall)
+		}
+	}
+	return out
+}
+
+// Messages returns the turn's messages in order.
+func (c *Context) Messages() []*Message {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []*Message
+	for _, e := range c.timeline {
+		if e.Message != nil {
+			out = append(out, e.Message)
+		}
+	}
+	return out
+}
+
+// Thoughts returns the turn's thoughts in order.
+func (c *Context) Thoughts() []*Thought {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []*Thought
+	for _, e := range c.timeline {
+		if e.Thought != nil {
+			out = append(out, e.Thought)
+		}
+	}
+	return out
+}
+
+// ToolCall returns the turn's tool call with id.
+func (c *Context) ToolCall(id string) (*forge.ToolCall, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.timeline {
+		if e.ToolCall != nil && e.ToolCall.ID() == id {
+			return e.ToolCall, true
+		}
+	}
+	return nil, false
+}
+
+// LastToolCall returns the most recent tool call with checksum.
+func (c *Context) LastToolCall(checksum string) (*forge.ToolCall, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := len(c.timeline) - 1; i >= 0; i-- {
+		if tc := c.timeline[i].ToolCall; tc != nil && tc.Checksum() == checksum {
+			return tc, true
+		}
+	}
+	return nil, false
+}
+
+// ToolCallCount is how many of the turn's tool calls have checksum
+// (forge.Scope). History counts; unknown checksums give 0.
+func (c *Context) ToolCallCount(checksum string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.counts[checksum]
+}
+
+// StoreMessage persists m and adds it to the timeline (replacing in place a
+// message with the same id).
+func (c *Context) StoreMessage(ctx context.Context, m *Message) error {
+	if m == nil {
+		return ErrStore.With(nil, "dispatch: store message: nil")
+	}
+	return c.save(ctx, Entry{Message: m})
+}
+
+// MutateMessage is StoreMessage; the name says the intent.
+func (c *Context) MutateMessage(ctx context.Context, m *Message) error { return c.StoreMessage(ctx, m) }
+
+// StoreThought persists t and adds it to the timeline (replacing in place a
+// thought with the same id).
+func (c *Context) StoreThought(ctx context.Context, t *Thought) error {
+	if t == nil {
+		return ErrStore.With(nil, "dispatch: store thought: nil")
+	}
+	return c.save(ctx, Entry{Thought: t})
+}
+
+// StoreToolCall persists tc and appends it to the timeline; ToolCallCount of
+// its checksum grows by one. A call with an id already in the turn replaces
+// it in place, as MutateToolCall does.
+func (c *Context) StoreToolCall(ctx context.Context, tc *forge.ToolCall) error {
+	if tc == nil {
+		return ErrStore.With(nil, "dispatch: store tool call: nil")
+	}
+	return c.save(ctx, Entry{ToolCall: tc})
+}
+
+// MutateToolCall replaces the tool call with tc's id in place (appending it
+// when there is none) and moves the checksum count from the old call to tc.
+func (c *Context) MutateToolCall(ctx context.Context, tc *forge.ToolCall) error {
+	return c.StoreToolCall(ctx, tc)
+}
+
+// DeleteToolCall removes the tool call with id; its checksum count drops.
+func (c *Context) DeleteToolCall(ctx context.Context, id string) (bool, error) {
+	ok, err := c.store.Delete(ctx, c.turnID, EntryToolCall, id)
+	if err != nil {
+		return false, ErrStore.With(err, "dispatch: delete tool call %q", id)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, e := range c.timeline {
+		if e.ToolCall != nil && e.ToolCall.ID() == id {
+			c.uncount(e.ToolCall.Checksum())
+			c.timeline = append(c.timeline[:i:i], c.timeline[i+1:]...)
+			return true, nil
+		}
+	}
+	return ok, nil
+}
+
+func (c *Context) uncount(sum string) {
+	if c.counts[sum] <= 1 {
+		delete(c.counts, sum)
+		return
+	}
+	c.counts[sum]--
+}
+
+// save persists first, so a failing store leaves the context unchanged.
+func (c *Context) save(ctx context.Context, e Entry) error {
+	if err := c.store.Save(ctx, c.turnID, e); err != nil {
+		return ErrStore.With(err, "dispatch: save %s %q", e.Kind(), e.ID())
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k, id := e.Kind(), e.ID()
+	for i := range c.timeline {
+		if c.timeline[i].Kind() == k && c.timeline[i].ID() == id {
+			if old := c.timeline[i].ToolCall; old != nil {
+				c.uncount(old.Checksum())
+				c.counts[e.ToolCall.Checksum()]++
+			}
+			c.timeline[i] = e
+			return nil
+		}
+	}
+	c.timeline = append(c.timeline, e)
+	if e.ToolCall != nil {
+		c.counts[e.ToolCall.Checksum()]++
+	}
+	return nil
+}
+
+// Ack signals success: the dispatch ends after the current step. Handlers
+// registered with OnAck run synchronously, in order. A second signal is
+// ErrAlreadySignalled.
+func (c *Context) Ack() error {
+	c.mu.Lock()
+	if c.signalled {
+		c.mu.Unlock()
+		return ErrAlreadySignalled.With(nil, "dispatch: ack: already signalled")
+	}
+	c.signalled, c.acked = true, true
+	hs := append([]*ackHandler(nil), c.handlers...)
+	c.mu.Unlock()
+	for _, h := range hs {
+		runHandler(h.fn)
+	}
+	return nil
+}
+
+func runHandler(fn func()) {
+	defer func() { _ = recover() }() // a panicking handler must not break the others
+	fn()
+}
+
+// Nack signals failure with err (nil means ErrNacked). A second signal is
+// ErrAlreadySignalled.
+func (c *Context) Nack(err error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.signalled {
+		return ErrAlreadySignalled.With(nil, "dispatch: nack: already signalled")
+	}
+	if err == nil {
+		err = ErrNacked
+	}
+	c.signalled, c.nackErr = true, err
+	return nil
+}
+
+// IsSignalled reports whether Ack or Nack was called.
+func (c *Context) IsSignalled() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.signalled
+}
+
+// IsAcked reports whether Ack was called.
+func (c *Context) IsAcked() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.acked
+}
+
+// NackErr is the error given to Nack, or nil.
+func (c *Context) NackErr() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.nackErr
+}
+
+// OnAck registers fn to run inside Ack (never on Nack), after the handlers
+// registered before it. A panicking handler is recovered. The returned func
+// unsubscribes.
+func (c *Context) OnAck(fn func()) (unsubscribe func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.nextHandler++
+	h := &ackHandler{id: c.nextHandler, fn: fn}
+	c.handlers = append(c.handlers, h)
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for i, x := range c.handlers {
+			if x == h {
+				c.handlers = append(c.handlers[:i:i], c.handlers[i+1:]...)
+				return
+			}
+		}
+	}
+}
+
+// WaitFor suspends the caller until the turn's caller resolves the gate, or
+// it times out (E_TURN_GATE_TIMEOUT) or ctx ends (E_TURN_GATE_ABORTED).
+// Without a gate function it returns ErrGateNotSupported.
+func (c *Context) WaitFor(ctx context.Context, req GateRequest) (any, error) {
+	if c.waitFor == nil {
+		return nil, ErrGateNotSupported.With(nil, "dispatch: wait for: no gate configured")
+	}
+	return c.waitFor(ctx, req)
+}
+
+// CheckRepeat is the loop guard for one proposed call of tool with checksum.
+// pending is how many identical calls earlier in the same model response
+// are not stored yet. The first repeat past the limit is LoopBlockedRepeat;
+// a repeat of a checksum already blocked is LoopFinalize.
+func (c *Context) CheckRepeat(tool, checksum string, pending int) LoopVerdict {
+	limit := c.loop.IdenticalCallLimit(tool)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := c.counts[checksum] + pending
+	v := LoopVerdict{Count: n, Limit: limit}
+	if limit == 0 || n < limit {
+		return v
+	}
+	if c.blocked[checksum] > 0 {
+		v.Decision = LoopFinalize
+	} else {
+		v.Decision = LoopBlockedRepeat
+	}
+	c.blocked[checksum]++
+	return v
+}
+
+var _ forge.Scope = (*Context)(nil)

@@ -1,0 +1,115 @@
+package dispatch
+
+// Loop-guard defaults, used when the corresponding LoopPolicy field is 0.
+const (
+	// DefaultMaxIterations caps the model calls of one dispatch, the final
+	// no-tools answer included.
+	DefaultMaxIterations = 25
+	// DefaultMaxIdenticalCalls is how many calls with the same tool and
+	// arguments (the same checksum) a turn may execute.
+	DefaultMaxIdenticalCalls = 3
+)
+
+// LoopPolicy is the built-in loop guard of a dispatch. The zero value is ON
+// with the defaults: at most [DefaultMaxIterations] model calls and
+// [DefaultMaxIdenticalCalls] identical tool calls per turn.
+//
+// The guard never throws. The first identical call past the limit is not
+// executed: the model gets an error result saying it already made this exact
+// call and what it returned. If it repeats a blocked call again, or the
+// iteration cap is reached, the dispatch finishes gracefully: one last model
+// call with no tools offered and a note asking for an answer with what it has.
+type LoopPolicy struct {
+	// MaxIterations caps model calls per dispatch; 0 means DefaultMaxIterations.
+	MaxIterations int
+	// MaxIdenticalCalls caps identical calls per turn; 0 means DefaultMaxIdenticalCalls.
+	MaxIdenticalCalls int
+	// Disabled turns the whole guard off (no iteration cap, no repeat check).
+	Disabled bool
+	// PerTool overrides the repeat check for the named tools.
+	PerTool map[string]ToolLoopPolicy
+}
+
+// ToolLoopPolicy overrides the repeat check for one tool.
+type ToolLoopPolicy struct {
+	// MaxIdenticalCalls for this tool; 0 means the policy's value.
+	MaxIdenticalCalls int
+	// Disabled exempts the tool from the repeat check.
+	Disabled bool
+}
+
+// Validate reports negative limits as ErrInvalidLoopPolicy.
+func (p LoopPolicy) Validate() error {
+	if p.MaxIterations < 0 {
+		return ErrInvalidLoopPolicy.With(nil, "dispatch: loop policy: maxIterations must be >= 0, got %d", p.MaxIterations)
+	}
+	if p.MaxIdenticalCalls < 0 {
+		return ErrInvalidLoopPolicy.With(nil, "dispatch: loop policy: maxIdenticalCalls must be >= 0, got %d", p.MaxIdenticalCalls)
+	}
+	for name, tp := range p.PerTool {
+		if tp.MaxIdenticalCalls < 0 {
+			return ErrInvalidLoopPolicy.With(nil, "dispatch: loop policy: perTool[%s].maxIdenticalCalls must be >= 0, got %d", name, tp.MaxIdenticalCalls)
+		}
+	}
+	return nil
+}
+
+// IterationLimit is the effective iteration cap, 0 when disabled.
+func (p LoopPolicy) IterationLimit() int {
+	if p.Disabled {
+		return 0
+	}
+	if p.MaxIterations == 0 {
+		return DefaultMaxIterations
+	}
+	return p.MaxIterations
+}
+
+// IdenticalCallLimit is the effective repeat cap for tool, 0 when the check
+// is off for it.
+func (p LoopPolicy) IdenticalCallLimit(tool string) int {
+	if p.Disabled {
+		return 0
+	}
+	n := p.MaxIdenticalCalls
+	if tp, ok := p.PerTool[tool]; ok {
+		if tp.Disabled {
+			return 0
+		}
+		if tp.MaxIdenticalCalls > 0 {
+			n = tp.MaxIdenticalCalls
+		}
+	}
+	if n == 0 {
+		n = DefaultMaxIdenticalCalls
+	}
+	return n
+}
+
+// LoopDecision is what the loop guard decided; every decision other than
+// LoopAllow is reported as an event by the turn runner.
+type LoopDecision string
+
+// Loop-guard decisions.
+const (
+	// LoopAllow: execute the call.
+	LoopAllow LoopDecision = ""
+	// LoopBlockedRepeat: do not execute; answer with an error result.
+	LoopBlockedRepeat LoopDecision = "blocked-repeat"
+	// LoopFinalize: the model repeated a blocked call; finish with one last
+	// no-tools iteration.
+	LoopFinalize LoopDecision = "finalize"
+	// LoopIterationLimit: the iteration cap is reached; this iteration is the
+	// final no-tools one.
+	LoopIterationLimit LoopDecision = "iteration-limit"
+)
+
+// LoopVerdict is the guard's answer for one proposed call.
+type LoopVerdict struct {
+	Decision LoopDecision
+	// Count is how many identical calls the turn already holds (including
+	// earlier ones of the same model response).
+	Count int
+	// Limit is the effective MaxIdenticalCalls for the tool.
+	Limit int
+}

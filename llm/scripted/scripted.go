@@ -1,0 +1,187 @@
+package scripted
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"iter"
+	"sync"
+
+	"github.com/ebbforge/adk/turnrunner"
+)
+
+// ErrScriptExhausted is yielded when the model is called more often than
+// its script has steps.
+var ErrScriptExhausted = errors.New("scripted: script exhausted")
+
+// Call is a tool call the scripted model makes.
+type Call struct {
+	// ID is the call id ("" lets the runner generate one).
+	ID string
+	// Name is the tool name.
+	Name string
+	// Args is the raw argument text, usually a JSON object.
+	Args string
+	// Pieces, when > 1, streams Args in that many parts (the first carries
+	// ID and Name), as providers do.
+	Pieces int
+}
+
+// Step is one scripted model response: thought chunks, text chunks and tool
+// calls, streamed in that order, then usage, the stop reason and an
+// optional error.
+type Step struct {
+	Thoughts []string
+	// ThoughtPayload and ReplayCompatibility ride on the thought block.
+	ThoughtPayload      json.RawMessage
+	ReplayCompatibility string
+	Text                []string
+	Calls               []Call
+	Usage               *turnrunner.Usage
+	// Stop is the stop reason; "" means StopToolUse with calls, else StopEnd.
+	Stop turnrunner.StopReason
+	// Err, when set, is yielded after the parts above (a mid-stream failure).
+	Err error
+}
+
+// Say is a step answering with text chunks.
+func Say(chunks ...string) Step { return Step{Text: chunks} }
+
+// Use is a step calling tools.
+func Use(calls ...Call) Step { return Step{Calls: calls} }
+
+// Func computes the next step from the request, for dynamic behaviour.
+type Func func(ctx context.Context, req *turnrunner.Request) (Step, error)
+
+// Model is a scripted turnrunner.Model: a test double that needs no
+// network. It answers each call with the next step of its script (or with
+// its Func), and records every request it receives, so tests can assert
+// what the model saw. Safe for concurrent use.
+type Model struct {
+	fn Func
+
+	mu       sync.Mutex
+	steps    []Step
+	next     int
+	requests []*turnrunner.Request
+}
+
+// New returns a model that plays steps in order.
+func New(steps ...Step) *Model { return &Model{steps: steps} }
+
+// NewFunc returns a model that asks fn for every step.
+func NewFunc(fn Func) *Model { return &Model{fn: fn} }
+
+// Requests returns the requests received so far, in order.
+func (m *Model) Requests() []*turnrunner.Request {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]*turnrunner.Request(nil), m.requests...)
+}
+
+// Calls is how many times Stream was called.
+func (m *Model) Calls() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.requests)
+}
+
+// Reset rewinds the script and forgets the requests.
+func (m *Model) Reset() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.next, m.requests = 0, nil
+}
+
+// Stream implements turnrunner.Model.
+func (m *Model) Stream(ctx context.Context, req *turnrunner.Request) iter.Seq2[turnrunner.Part, error] {
+	return func(yield func(turnrunner.Part, error) bool) {
+		step, err := m.step(ctx, req)
+		if err != nil {
+			yield(turnrunner.Part{}, err)
+			return
+		}
+		Play(ctx, step, yield)
+	}
+}
+
+func (m *Model) step(ctx context.Context, req *turnrunner.Request) (Step, error) {
+	m.mu.Lock()
+	m.requests = append(m.requests, req)
+	if m.fn == nil {
+		defer m.mu.Unlock()
+		if m.next >= len(m.steps) {
+			return Step{}, ErrScriptExhausted
+		}
+		m.next++
+		return m.steps[m.next-1], nil
+	}
+	m.mu.Unlock()
+	return m.fn(ctx, req)
+}
+
+// Play streams one step into yield (the Stream body, exported so other
+// test doubles can reuse it). It stops early when yield returns false or
+// ctx ends (yielding ctx's error).
+func Play(ctx context.Context, s Step, yield func(turnrunner.Part, error) bool) {
+	emit := func(p turnrunner.Part) bool {
+		if err := ctx.Err(); err != nil {
+			yield(turnrunner.Part{}, err)
+			return false
+		}
+		return yield(p, nil)
+	}
+	for _, t := range s.Thoughts {
+		if !emit(turnrunner.ThoughtPart(0, t)) {
+			return
+		}
+	}
+	if len(s.ThoughtPayload) > 0 || s.ReplayCompatibility != "" {
+		if !emit(turnrunner.Part{Kind: turnrunner.PartThought, Payload: s.ThoughtPayload, ReplayCompatibility: s.ReplayCompatibility}) {
+			return
+		}
+	}
+	for _, t := range s.Text {
+		if !emit(turnrunner.TextPart(t)) {
+			return
+		}
+	}
+	for i, c := range s.Calls {
+		n := max(c.Pieces, 1)
+		size := (len(c.Args) + n - 1) / n
+		args := c.Args
+		first := true
+		for first || args != "" {
+			piece := args
+			if size > 0 && len(piece) > size {
+				piece = piece[:size]
+			}
+			args = args[len(piece):]
+			p := turnrunner.Part{Kind: turnrunner.PartToolCall, Index: i, Text: piece}
+			if first {
+				p.ID, p.Name = c.ID, c.Name
+				first = false
+			}
+			if !emit(p) {
+				return
+			}
+		}
+	}
+	if s.Usage != nil {
+		if !emit(turnrunner.UsagePart(*s.Usage)) {
+			return
+		}
+	}
+	if s.Err != nil {
+		yield(turnrunner.Part{}, s.Err)
+		return
+	}
+	stop := s.Stop
+	if stop == "" {
+		stop = turnrunner.StopEnd
+		if len(s.Calls) > 0 {
+			stop = turnrunner.StopToolUse
+		}
+	}
+	emit(turnrunner.StopPart(stop))
+}

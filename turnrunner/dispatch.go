@@ -1,0 +1,366 @@
+package turnrunner
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
+)
+
+// finalNote is the user-side note of the loop guard's last iteration.
+const finalNote = "[loop guard] Tool use has ended for this turn (%s). Do not call any tools. " +
+	"Answer the user now with the information you already have, and say briefly what is still missing, if anything."
+
+// dispatch runs the iteration loop until the dispatch is signalled or ctx ends.
+func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (DispatchStatus, error) {
+	tc.mu.Lock()
+	dc, err := dispatch.New(dispatch.Config{
+		TurnID: tc.id, SystemPrompt: tc.systemPrompt, Timeline: tc.timeline,
+		Tools: tc.tools, Stash: tc.stash, Store: r.opts.Store, Loop: r.opts.Loop,
+		WaitFor: func(ctx context.Context, req dispatch.GateRequest) (any, error) {
+			return r.waitFor(ctx, em, tc.id, req)
+		},
+	})
+	if err == nil {
+		tc.dc = dc
+	}
+	tc.mu.Unlock()
+	if err != nil {
+		r.emitError(em, "", 0, err)
+		return DispatchNack, err
+	}
+
+	start := r.now()
+	em.send(DispatchStart{TurnID: tc.id, DispatchID: dc.ID(), StartedAt: start})
+	iterations := 0
+	var finalReason string // set when the next iteration must be the final one
+	fail := func(it int, err error) {
+		r.emitError(em, dc.ID(), it, err)
+		if !dc.IsSignalled() {
+			_ = dc.Nack(err)
+		}
+	}
+
+	for ctx.Err() == nil && !dc.IsSignalled() {
+		it := dc.Iteration()
+		itStart := r.now()
+		em.send(IterationStart{DispatchID: dc.ID(), Iteration: it, StartedAt: itStart})
+
+		final := finalReason != ""
+		if limit := dc.Loop().IterationLimit(); limit > 0 && it >= limit-1 && !final {
+			finalReason = "iteration limit reached"
+			final = true
+			em.send(LoopGuard{DispatchID: dc.ID(), Iteration: it, Decision: dispatch.LoopIterationLimit,
+				Count: it + 1, Limit: limit,
+				Message: "iteration limit reached: this is the final iteration, no tools are offered"})
+		}
+
+		if err := r.forgeArtifactTools(dc); err != nil {
+			em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "artifact-tools", Message: err.Error(), Err: err, EmittedAt: r.now()})
+		}
+
+		reached, err := runOnion(ctx, dc, r.opts.DispatchInput)
+		if ctx.Err() != nil {
+			break
+		}
+		if err != nil {
+			fail(it, ErrDispatchPipeline.With(err, "turnrunner: dispatch input pipeline failed"))
+			break
+		}
+		if dc.IsSignalled() {
+			break
+		}
+		if !reached {
+			fail(it, ErrShortCircuited.With(nil, "turnrunner: pipeline %q short-circuited: a middleware did not call next", "dispatch-input"))
+			break
+		}
+
+		iterations++
+		res, err := r.step(ctx, tc, dc, em, final, finalReason)
+		if ctx.Err() != nil {
+			break
+		}
+		if err != nil {
+			fail(it, err)
+			break
+		}
+		if dc.IsSignalled() {
+			break
+		}
+
+		reached, err = runOnion(ctx, dc, r.opts.DispatchOutput)
+		if ctx.Err() != nil {
+			break
+		}
+		if err != nil {
+			fail(it, ErrDispatchPipeline.With(err, "turnrunner: dispatch output pipeline failed"))
+			break
+		}
+		if !reached && !dc.IsSignalled() {
+			fail(it, ErrShortCircuited.With(nil, "turnrunner: pipeline %q short-circuited: a middleware did not call next", "dispatch-output"))
+			break
+		}
+		if res.done && !dc.IsSignalled() {
+			_ = dc.Ack()
+		}
+		itEnd := r.now()
+		em.send(IterationEnd{DispatchID: dc.ID(), Iteration: it, StartedAt: itStart, EndedAt: itEnd, Duration: itEnd.Sub(itStart)})
+		if res.finalize && finalReason == "" {
+			finalReason = "a repeated tool call was blocked and then repeated again"
+		}
+		dc.Advance()
+	}
+
+	status, derr := DispatchAborted, error(nil)
+	switch {
+	case dc.IsAcked():
+		status = DispatchAck
+	case dc.NackErr() != nil:
+		status, derr = DispatchNack, dc.NackErr()
+	default:
+		derr = context.Cause(ctx)
+	}
+	end := r.now()
+	em.send(DispatchEnd{TurnID: tc.id, DispatchID: dc.ID(), Status: status, Err: derr, Iterations: iterations,
+		StartedAt: start, EndedAt: end, Duration: end.Sub(start)})
+	return status, derr
+}
+
+// stepResult tells the loop what one model call led to.
+type stepResult struct {
+	done     bool // the model answered without (runnable) tool calls
+	finalize bool // the loop guard asks for a final no-tools iteration
+}
+
+// streamState accumulates one streamed response.
+type streamState struct {
+	msgID      string
+	msg        strings.Builder
+	msgCreated time.Time
+	thoughts   []*thoughtState
+	calls      []*callState
+	usage      Usage
+	hasUsage   bool
+	stop       StopReason
+}
+
+type thoughtState struct {
+	index   int
+	id      string
+	text    strings.Builder
+	payload []byte
+	compat  string
+	created time.Time
+}
+
+type callState struct {
+	index    int
+	id, name string
+	args     strings.Builder
+}
+
+func (s *streamState) thought(index int) *thoughtState {
+	for _, t := range s.thoughts {
+		if t.index == index {
+			return t
+		}
+	}
+	t := &thoughtState{index: index}
+	s.thoughts = append(s.thoughts, t)
+	return t
+}
+
+func (s *streamState) call(index int) *callState {
+	for i := len(s.calls) - 1; i >= 0; i-- {
+		if s.calls[i].index == index {
+			return s.calls[i]
+		}
+	}
+	c := &callState{index: index}
+	s.calls = append(s.calls, c)
+	return c
+}
+
+// step makes one model call, streams its parts as events, stores the
+// response and runs its tool calls.
+func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context, em *emitter, final bool, finalReason string) (stepResult, error) {
+	it := dc.Iteration()
+	req, err := r.buildRequest(dc, final, finalReason)
+	if err != nil {
+		return stepResult{}, ErrModel.With(err, "turnrunner: build request")
+	}
+	var st streamState
+	callStart := r.now()
+	var modelErr error
+	for p, err := range r.model.Stream(ctx, req) {
+		if err != nil {
+			modelErr = err
+			break
+		}
+		switch p.Kind {
+		case PartText:
+			if p.Text == "" {
+				continue
+			}
+			if st.msgID == "" {
+				st.msgID = uuid.NewString()
+				st.msgCreated = r.now()
+			}
+			st.msg.WriteString(p.Text)
+			if !em.send(MessageDelta{ID: st.msgID, Delta: p.Text, Full: st.msg.String(), CreatedAt: st.msgCreated}) {
+				modelErr = context.Cause(ctx)
+			}
+		case PartThought:
+			t := st.thought(p.Index)
+			if t.id == "" {
+				t.id = uuid.NewString()
+				t.created = r.now()
+			}
+			if p.Payload != nil {
+				t.payload = append(t.payload[:0], p.Payload...)
+			}
+			if p.ReplayCompatibility != "" {
+				t.compat = p.ReplayCompatibility
+			}
+			if p.Text != "" {
+				t.text.WriteString(p.Text)
+				if !em.send(ThoughtDelta{ID: t.id, Delta: p.Text, Full: t.text.String(), CreatedAt: t.created}) {
+					modelErr = context.Cause(ctx)
+				}
+			}
+		case PartToolCall:
+			c := st.call(p.Index)
+			if c.id == "" {
+				c.id = p.ID
+			}
+			if c.name == "" {
+				c.name = p.Name
+			}
+			c.args.WriteString(p.Text)
+		case PartUsage:
+			st.usage, st.hasUsage = p.Usage, true
+		case PartStop:
+			st.stop = p.StopReason
+		}
+		if modelErr != nil {
+			break
+		}
+	}
+	if modelErr == nil && ctx.Err() != nil {
+		modelErr = context.Cause(ctx)
+	}
+	// Persist whatever arrived, even on failure or cancellation: nothing is lost.
+	pctx := context.WithoutCancel(ctx)
+	if err := r.storeResponse(pctx, dc, em, &st); err != nil {
+		return stepResult{}, err
+	}
+	em.send(GenerationStats{DispatchID: dc.ID(), Iteration: it, Usage: st.usage, HasUsage: st.hasUsage,
+		StopReason: st.stop, Duration: r.now().Sub(callStart)})
+
+	if modelErr != nil {
+		if ctx.Err() != nil {
+			r.settleUnrun(ctx, dc, em, st.calls, cancelledText)
+			return stepResult{}, nil
+		}
+		r.settleUnrun(ctx, dc, em, st.calls, func(name string) string {
+			return "Tool call not executed: the model response failed before it was complete."
+		})
+		return stepResult{}, ErrModel.With(modelErr, "turnrunner: model call failed")
+	}
+
+	switch {
+	case len(st.calls) == 0:
+		if st.stop == StopMaxTokens {
+			em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "truncated",
+				Message: "the answer was cut off at the token limit", Err: ErrTruncatedResponse, EmittedAt: r.now()})
+		}
+		return stepResult{done: true}, nil
+	case final:
+		r.settleUnrun(ctx, dc, em, st.calls, func(name string) string {
+			return "Tool call not executed: tool use has ended for this turn. Answer with the information you have."
+		})
+		em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "tool-calls-on-final-iteration",
+			Message: "the model called tools on the final iteration; they were not executed", EmittedAt: r.now()})
+		return stepResult{done: true}, nil
+	case st.stop == StopMaxTokens:
+		r.settleUnrun(ctx, dc, em, st.calls, func(name string) string {
+			return "Tool call not executed: your response was cut off at the token limit (max_tokens), so its arguments may be incomplete. Retry with a shorter response."
+		})
+		em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "truncated",
+			Message: "the response was cut off at the token limit; its tool calls were not executed", Err: ErrTruncatedResponse, EmittedAt: r.now()})
+		return stepResult{}, nil
+	}
+	finalize, err := r.runCalls(ctx, tc, dc, em, st.calls)
+	if err != nil {
+		return stepResult{}, err
+	}
+	return stepResult{finalize: finalize}, nil
+}
+
+func cancelledText(name string) string {
+	return "Tool call cancelled: the turn was aborted before " + name + " finished."
+}
+
+// buildRequest renders the system prompt and snapshots the timeline and the
+// visible tools.
+func (r *Runner) buildRequest(dc *dispatch.Context, final bool, finalReason string) (*Request, error) {
+	req := &Request{TurnID: dc.TurnID(), DispatchID: dc.ID(), Iteration: dc.Iteration(),
+		Timeline: dc.Timeline(), Final: final, Options: r.opts.ModelOptions}
+	if sp := dc.SystemPrompt(); sp != nil {
+		s, err := sp.Render(dc)
+		if err != nil {
+			return nil, err
+		}
+		req.System = s
+	}
+	if final {
+		note, err := dispatch.UserMessage("loop-guard-"+dc.ID(), strings.Replace(finalNote, "%s", finalReason, 1))
+		if err != nil {
+			return nil, err
+		}
+		req.Timeline = append(req.Timeline, dispatch.Entry{Message: note})
+		return req, nil
+	}
+	req.Tools = dc.Tools().Definitions()
+	return req, nil
+}
+
+// storeResponse completes the streamed thoughts and message (events) and
+// stores them, thoughts first, as the timeline order promises.
+func (r *Runner) storeResponse(ctx context.Context, dc *dispatch.Context, em *emitter, st *streamState) error {
+	for _, t := range st.thoughts {
+		done := r.now()
+		em.send(ThoughtDelta{ID: t.id, Full: t.text.String(), Payload: t.payload, ReplayCompatibility: t.compat,
+			IsComplete: true, CreatedAt: t.created, CompletedAt: done})
+		compat := t.compat
+		if len(t.payload) > 0 && compat == "" {
+			compat = "unknown"
+		}
+		th, err := dispatch.NewThought(dispatch.RawThought{ID: t.id, Content: forge.NewTokenizable(t.text.String()),
+			Payload: t.payload, ReplayCompatibility: compat, CreatedAt: t.created, UpdatedAt: done})
+		if err != nil {
+			return err
+		}
+		if err := dc.StoreThought(ctx, th); err != nil {
+			return err
+		}
+	}
+	if st.msgID != "" {
+		done := r.now()
+		em.send(MessageDelta{ID: st.msgID, Full: st.msg.String(), IsComplete: true, CreatedAt: st.msgCreated, CompletedAt: done})
+		m, err := dispatch.NewMessage(dispatch.RawMessage{ID: st.msgID, Role: dispatch.RoleAssistant,
+			Content: forge.NewTokenizable(st.msg.String()), CreatedAt: st.msgCreated, UpdatedAt: done})
+		if err != nil {
+			return err
+		}
+		if err := dc.StoreMessage(ctx, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+

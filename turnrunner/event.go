@@ -1,0 +1,252 @@
+package turnrunner
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
+)
+
+// Event is one thing that happened during a turn. The set is closed: switch
+// on the concrete types below. Functional events (MessageDelta,
+// ThoughtDelta, ToolCallContent) carry the answer; the rest are telemetry.
+type Event interface{ isEvent() }
+
+// TurnStatus is how a turn ended.
+type TurnStatus string
+
+// Turn statuses.
+const (
+	TurnCompleted TurnStatus = "completed" // the dispatch acked and the output pipeline ran
+	TurnFailed    TurnStatus = "failed"    // an error ended the turn (see TurnEnd.Err)
+	TurnAborted   TurnStatus = "aborted"   // ctx was cancelled
+)
+
+// DispatchStatus is how a dispatch ended.
+type DispatchStatus string
+
+// Dispatch statuses.
+const (
+	DispatchAck     DispatchStatus = "ack"
+	DispatchNack    DispatchStatus = "nack"
+	DispatchAborted DispatchStatus = "aborted"
+)
+
+// TurnStart is the first event of every turn.
+type TurnStart struct {
+	TurnID    string
+	StartedAt time.Time
+}
+
+// TurnEnd is the last event of every turn.
+type TurnEnd struct {
+	TurnID    string
+	Status    TurnStatus
+	Err       error
+	StartedAt time.Time
+	EndedAt   time.Time
+	Duration  time.Duration
+}
+
+// DispatchStart opens the dispatch (the model/tool loop).
+type DispatchStart struct {
+	TurnID, DispatchID string
+	StartedAt          time.Time
+}
+
+// DispatchEnd closes it. Iterations is the number of iterations that ran
+// (model calls made).
+type DispatchEnd struct {
+	TurnID, DispatchID string
+	Status             DispatchStatus
+	Err                error
+	Iterations         int
+	StartedAt          time.Time
+	EndedAt            time.Time
+	Duration           time.Duration
+}
+
+// IterationStart opens one iteration: forge tools, input pipeline, model
+// call, tools, output pipeline.
+type IterationStart struct {
+	DispatchID string
+	Iteration  int
+	StartedAt  time.Time
+}
+
+// IterationEnd closes an iteration that ran to its end.
+type IterationEnd struct {
+	DispatchID string
+	Iteration  int
+	StartedAt  time.Time
+	EndedAt    time.Time
+	Duration   time.Duration
+}
+
+// MessageDelta streams the assistant's answer. Full is everything so far.
+type MessageDelta struct {
+	ID          string
+	Delta       string
+	Full        string
+	IsComplete  bool
+	CreatedAt   time.Time
+	CompletedAt time.Time // zero until IsComplete
+}
+
+// ThoughtDelta streams reasoning; Payload and ReplayCompatibility carry
+// opaque replay data (set on the completing event).
+type ThoughtDelta struct {
+	ID                  string
+	Delta               string
+	Full                string
+	Payload             json.RawMessage
+	ReplayCompatibility string
+	IsComplete          bool
+	CreatedAt           time.Time
+	CompletedAt         time.Time
+}
+
+// ToolCallContent is a tool call on the functional stream: first announced
+// (IsComplete false, no results), then completed with the same ID (Results,
+// IsError, CompletedAt, and Call, the stored record). Checksum equals
+// CallID on the ToolExecution events.
+type ToolCallContent struct {
+	ID          string
+	Tool        string
+	Args        json.RawMessage
+	Checksum    string
+	Results     forge.Results
+	IsError     bool
+	IsComplete  bool
+	Call        *forge.ToolCall
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	CompletedAt time.Time
+}
+
+// ToolExecutionStart is reported when a handler starts.
+type ToolExecutionStart struct {
+	TurnID, DispatchID string
+	ToolName           string
+	CallID             string // the checksum
+	Args               map[string]any
+	StartedAt          time.Time
+}
+
+// ToolExecutionEnd is reported when a handler settles.
+type ToolExecutionEnd struct {
+	TurnID, DispatchID string
+	ToolName           string
+	CallID             string
+	StartedAt          time.Time
+	EndedAt            time.Time
+	Duration           time.Duration
+	IsError            bool
+	Err                error
+}
+
+// LoopGuard reports a loop-guard decision (never LoopAllow).
+type LoopGuard struct {
+	DispatchID string
+	Iteration  int
+	Decision   dispatch.LoopDecision
+	Tool       string // "" for iteration-limit
+	ToolCallID string
+	Checksum   string
+	Count      int
+	Limit      int
+	Message    string
+}
+
+// GateOpen reports a suspended turn: resolve or reject Gate.
+type GateOpen struct {
+	Gate *Gate
+}
+
+// GateResult is how a gate settled.
+type GateResult string
+
+// Gate results.
+const (
+	GateResolved GateResult = "resolved"
+	GateRejected GateResult = "rejected"
+	GateTimeout  GateResult = "timeout"
+	GateAborted  GateResult = "aborted"
+)
+
+// GateClosed reports a settled gate.
+type GateClosed struct {
+	GateID, TurnID string
+	Result         GateResult
+	SettledAt      time.Time
+}
+
+// LogLevel grades a Log event.
+type LogLevel string
+
+// Log levels.
+const (
+	LevelDebug LogLevel = "debug"
+	LevelInfo  LogLevel = "info"
+	LevelWarn  LogLevel = "warn"
+	LevelError LogLevel = "error"
+)
+
+// Log is a diagnostic note from the runner.
+type Log struct {
+	DispatchID string
+	Iteration  int
+	Level      LogLevel
+	Kind       string
+	Message    string
+	EmittedAt  time.Time
+}
+
+// Warning is a recoverable problem (e.g. a truncated answer).
+type Warning struct {
+	DispatchID string
+	Iteration  int
+	Kind       string
+	Message    string
+	Err        error
+	EmittedAt  time.Time
+}
+
+// Error reports an error as it happens (the same error also ends up on
+// DispatchEnd or TurnEnd when it ends them).
+type Error struct {
+	DispatchID string
+	Iteration  int
+	Err        error
+	EmittedAt  time.Time
+}
+
+// GenerationStats reports one model call's usage and stop reason.
+type GenerationStats struct {
+	DispatchID string
+	Iteration  int
+	Usage      Usage
+	HasUsage   bool
+	StopReason StopReason
+	Duration   time.Duration
+}
+
+func (TurnStart) isEvent()          {}
+func (TurnEnd) isEvent()            {}
+func (DispatchStart) isEvent()      {}
+func (DispatchEnd) isEvent()        {}
+func (IterationStart) isEvent()     {}
+func (IterationEnd) isEvent()       {}
+func (MessageDelta) isEvent()       {}
+func (ThoughtDelta) isEvent()       {}
+func (ToolCallContent) isEvent()    {}
+func (ToolExecutionStart) isEvent() {}
+func (ToolExecutionEnd) isEvent()   {}
+func (LoopGuard) isEvent()          {}
+func (GateOpen) isEvent()           {}
+func (GateClosed) isEvent()         {}
+func (Log) isEvent()                {}
+func (Warning) isEvent()            {}
+func (Error) isEvent()              {}
+func (GenerationStats) isEvent()    {}

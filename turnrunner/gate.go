@@ -1,0 +1,119 @@
+package turnrunner
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/ebbforge/adk/dispatch"
+)
+
+// Gate is a suspended turn waiting for its caller: it arrives in a GateOpen
+// event; call Resolve or Reject (from any goroutine). A gate settles once;
+// later calls are ignored. Safe for concurrent use.
+type Gate struct {
+	id, turnID, reason string
+	payload            any
+	validate           func(any) error
+	createdAt          time.Time
+	done               chan struct{}
+
+	mu      sync.Mutex
+	settled bool
+	result  GateResult
+	value   any
+	err     error
+}
+
+// ID identifies the gate.
+func (g *Gate) ID() string { return g.id }
+
+// TurnID is the turn the gate suspends.
+func (g *Gate) TurnID() string { return g.turnID }
+
+// Reason says why the turn waits.
+func (g *Gate) Reason() string { return g.reason }
+
+// Payload is what the caller needs to decide (a ToolApproval for tool
+// approval gates).
+func (g *Gate) Payload() any { return g.payload }
+
+// CreatedAt is when the gate opened.
+func (g *Gate) CreatedAt() time.Time { return g.createdAt }
+
+// Resolve settles the gate with v. A value the gate's validator refuses is
+// ErrInvalidGateResolution and the gate stays open. On a settled gate it
+// does nothing and returns nil.
+func (g *Gate) Resolve(v any) error {
+	if g.validate != nil {
+		if err := g.validate(v); err != nil {
+			return ErrInvalidGateResolution.With(err, "turnrunner: gate %q: invalid resolution", g.id)
+		}
+	}
+	g.settle(GateResolved, v, nil)
+	return nil
+}
+
+// Reject settles the gate with an error (nil means ErrGateRejected); the
+// waiting code receives it wrapped in ErrGateRejected.
+func (g *Gate) Reject(err error) {
+	g.settle(GateRejected, nil, ErrGateRejected.With(err, "turnrunner: gate %q rejected", g.id))
+}
+
+// Settled reports whether the gate has settled.
+func (g *Gate) Settled() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.settled
+}
+
+func (g *Gate) settle(res GateResult, v any, err error) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.settled {
+		return false
+	}
+	g.settled, g.result, g.value, g.err = true, res, v, err
+	close(g.done)
+	return true
+}
+
+// waitFor opens a gate, emits GateOpen, waits for it to settle (or time
+// out, or ctx to end) and emits GateClosed.
+func (r *Runner) waitFor(ctx context.Context, em *emitter, turnID string, req dispatch.GateRequest) (any, error) {
+	if req.Payload == nil {
+		return nil, ErrInvalidGate.With(nil, "turnrunner: wait for: payload is required")
+	}
+	if req.Timeout < 0 {
+		return nil, ErrInvalidGate.With(nil, "turnrunner: wait for: timeout must be >= 0")
+	}
+	id := req.ID
+	if id == "" {
+		id = uuid.NewString()
+	}
+	g := &Gate{id: id, turnID: turnID, reason: req.Reason, payload: req.Payload, validate: req.Validate,
+		createdAt: r.now(), done: make(chan struct{})}
+	if !em.send(GateOpen{Gate: g}) {
+		g.settle(GateAborted, nil, ErrGateAborted.With(context.Cause(ctx), "turnrunner: gate %q aborted", id))
+	}
+	var timeout <-chan time.Time
+	if req.Timeout > 0 {
+		t := time.NewTimer(req.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case <-g.done:
+	case <-timeout:
+		g.settle(GateTimeout, nil, ErrGateTimeout.With(nil, "turnrunner: gate %q timed out after %s", id, req.Timeout))
+	case <-ctx.Done():
+		g.settle(GateAborted, nil, ErrGateAborted.With(context.Cause(ctx), "turnrunner: gate %q aborted", id))
+	}
+	g.mu.Lock()
+	res, v, err := g.result, g.value, g.err
+	g.mu.Unlock()
+	em.send(GateClosed{GateID: id, TurnID: turnID, Result: res, SettledAt: r.now()})
+	return v, err
+}

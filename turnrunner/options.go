@@ -1,0 +1,171 @@
+package turnrunner
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/spooledartifact"
+)
+
+// Defaults used when the corresponding Options field is zero.
+const (
+	DefaultMaxParallelTools = 4
+	DefaultEventBuffer      = 64
+)
+
+// Next continues a middleware chain.
+type Next func(ctx context.Context) error
+
+// TurnMiddleware wraps the turn: code before next runs on the way in, code
+// after it on the way out. Not calling next (and not failing) is
+// E_PIPELINE_SHORT_CIRCUITED.
+type TurnMiddleware func(ctx context.Context, tc *TurnContext, next Next) error
+
+// DispatchMiddleware wraps each iteration's input or output step; a fresh
+// chain runs every iteration. It may Ack or Nack the dispatch.
+type DispatchMiddleware func(ctx context.Context, dc *dispatch.Context, next Next) error
+
+// Options configure a [Runner]; nil means all defaults.
+type Options struct {
+	// Tools are registered in order into the runner's registry.
+	Tools []*forge.Tool
+	// Registry, when set, is the base registry (cloned); Tools are added to it.
+	Registry *forge.Registry
+	// SpoolStore keeps spooled tool output; nil means a new in-memory store.
+	SpoolStore spooledartifact.Store
+	// Store persists turns; nil means a new dispatch.MemoryStore.
+	Store dispatch.Store
+	// Loop is the loop guard (zero value: on, with defaults).
+	Loop dispatch.LoopPolicy
+	// MaxParallelTools bounds the tools of one response running at once;
+	// 0 means DefaultMaxParallelTools, 1 runs them one by one.
+	MaxParallelTools int
+	// ToolTimeout limits a call of a tool that sets no Timeout; 0 means none.
+	ToolTimeout time.Duration
+	// ResultHooks run in order on every settled tool call before it is
+	// emitted and stored; e.g. spooledartifact.HandleAbove(4096) surfaces
+	// results over 4 KiB as handles. Results are inline by default.
+	ResultHooks []ResultHook
+	// CleanupArtifacts deletes a turn's spooled artifacts when it ends. Off
+	// by default, so stored tool calls can be replayed in later turns.
+	CleanupArtifacts bool
+	// RequireApproval names tools that wait on a gate (GateOpen with a
+	// ToolApproval payload) before each call.
+	RequireApproval []string
+	// ApprovalTimeout bounds approval gates; 0 means until ctx ends.
+	ApprovalTimeout time.Duration
+	// Turn and dispatch middleware (see §9 of the behaviour reference).
+	TurnInput, TurnOutput         []TurnMiddleware
+	DispatchInput, DispatchOutput []DispatchMiddleware
+	// ModelOptions are passed on every Request.
+	ModelOptions ModelOptions
+	// EventBuffer is the event channel's capacity; 0 means DefaultEventBuffer.
+	EventBuffer int
+	// Logger receives diagnostics; the zero value is silent.
+	Logger zerolog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// New validates opts and returns a Runner for model. A bad configuration is
+// ErrInvalidConfig naming every field at fault.
+func New(model Model, opts *Options) (*Runner, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	var p []string
+	if model == nil {
+		p = append(p, "model: required")
+	}
+	if o.MaxParallelTools < 0 {
+		p = append(p, "maxParallelTools: must be >= 0")
+	}
+	if o.ToolTimeout < 0 {
+		p = append(p, "toolTimeout: must be >= 0")
+	}
+	if o.ApprovalTimeout < 0 {
+		p = append(p, "approvalTimeout: must be >= 0")
+	}
+	if o.EventBuffer < 0 {
+		p = append(p, "eventBuffer: must be >= 0")
+	}
+	if err := o.Loop.Validate(); err != nil {
+		p = append(p, "loop: "+err.Error())
+	}
+	for i, m := range o.TurnInput {
+		if m == nil {
+			p = append(p, "turnInput["+itoa(i)+"]: nil middleware")
+		}
+	}
+	for i, m := range o.TurnOutput {
+		if m == nil {
+			p = append(p, "turnOutput["+itoa(i)+"]: nil middleware")
+		}
+	}
+	for i, m := range o.DispatchInput {
+		if m == nil {
+			p = append(p, "dispatchInput["+itoa(i)+"]: nil middleware")
+		}
+	}
+	for i, m := range o.DispatchOutput {
+		if m == nil {
+			p = append(p, "dispatchOutput["+itoa(i)+"]: nil middleware")
+		}
+	}
+	for i, h := range o.ResultHooks {
+		if h == nil {
+			p = append(p, "resultHooks["+itoa(i)+"]: nil hook")
+		}
+	}
+	var reg *forge.Registry
+	if o.Registry != nil {
+		reg = o.Registry.Clone()
+	} else {
+		reg = &forge.Registry{}
+	}
+	for i, t := range o.Tools {
+		if t == nil {
+			p = append(p, "tools["+itoa(i)+"]: nil tool")
+			continue
+		}
+		if err := reg.Register(t, false); err != nil {
+			p = append(p, "tools["+itoa(i)+"]: "+err.Error())
+		}
+	}
+	if len(p) > 0 {
+		return nil, ErrInvalidConfig.With(nil, "turnrunner: invalid config: %s", strings.Join(p, "; "))
+	}
+	if o.MaxParallelTools == 0 {
+		o.MaxParallelTools = DefaultMaxParallelTools
+	}
+	if o.EventBuffer == 0 {
+		o.EventBuffer = DefaultEventBuffer
+	}
+	if o.SpoolStore == nil {
+		o.SpoolStore = spooledartifact.NewMemoryStore()
+	}
+	if o.Store == nil {
+		o.Store = dispatch.NewMemoryStore()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	approval := make(map[string]bool, len(o.RequireApproval))
+	for _, n := range o.RequireApproval {
+		approval[n] = true
+	}
+	return &Runner{model: model, opts: o, tools: reg, approval: approval}, nil
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}

@@ -1,0 +1,309 @@
+package turnrunner
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/spooledartifact"
+)
+
+// Runner runs turns against one model with one set of tools. It is
+// long-lived and safe for concurrent use: each Run is independent.
+type Runner struct {
+	model    Model
+	opts     Options
+	tools    *forge.Registry
+	approval map[string]bool
+}
+
+// Input is one turn's input.
+type Input struct {
+	// TurnID identifies the turn (the Store key); "" means a generated UUID.
+	TurnID string
+	// System is the system prompt; SystemPrompt, when set, wins (it may be
+	// a dynamic Tokenizable, rendered against the dispatch each iteration).
+	System       string
+	SystemPrompt *forge.Tokenizable
+	// History is earlier conversation the model should see; it is not
+	// stored again. Its tool calls count for the loop guard.
+	History []dispatch.Entry
+	// Messages are this turn's new messages, stored before the input pipeline.
+	Messages []*dispatch.Message
+	// Prompt, when not empty, is a user message appended after Messages.
+	Prompt string
+	// Stash seeds the turn's stash (shallow copy).
+	Stash map[string]any
+}
+
+// Store returns the runner's persistence store (Options.Store or the
+// in-memory default), e.g. to Load a turn after it ended.
+func (r *Runner) Store() dispatch.Store { return r.opts.Store }
+
+// Tools returns a clone of the runner's registry.
+func (r *Runner) Tools() *forge.Registry { return r.tools.Clone() }
+
+// Run validates in and starts the turn on its own goroutine. It returns the
+// event channel, which Run's goroutine closes after the last event
+// (TurnEnd); a bad Input is ErrInvalidTurnContext and no turn starts.
+//
+// The consumer must drain the channel or cancel ctx: the runner waits for
+// the consumer (backpressure) and never drops an event while ctx is live.
+// After ctx is cancelled, events are still delivered while the channel has
+// room or the consumer is receiving, every goroutine of the turn exits
+// promptly, and the channel is closed.
+func (r *Runner) Run(ctx context.Context, in Input) (<-chan Event, error) {
+	tc, err := r.newTurn(in)
+	if err != nil {
+		return nil, err
+	}
+	ch := make(chan Event, r.opts.EventBuffer)
+	em := &emitter{ch: ch, ctx: ctx}
+	tc.em = em
+	go func() {
+		defer close(ch)
+		r.runTurn(ctx, tc, em, in)
+	}()
+	return ch, nil
+}
+
+func (r *Runner) newTurn(in Input) (*TurnContext, error) {
+	var p []string
+	for i, m := range in.Messages {
+		if m == nil {
+			p = append(p, "messages["+itoa(i)+"]: nil message")
+		}
+	}
+	for i, e := range in.History {
+		if e.Kind() == dispatch.EntryNone {
+			p = append(p, "history["+itoa(i)+"]: must hold exactly one value")
+		}
+	}
+	if strings.ContainsAny(in.TurnID, "\x00\n\r") {
+		p = append(p, "turnID: control characters are not allowed")
+	}
+	if len(p) > 0 {
+		return nil, ErrInvalidTurnContext.With(nil, "turnrunner: invalid input: %s", strings.Join(p, "; "))
+	}
+	id := in.TurnID
+	if id == "" {
+		id = uuid.NewString()
+	}
+	sp := in.SystemPrompt
+	if sp == nil && in.System != "" {
+		sp = forge.NewTokenizable(in.System)
+	}
+	return &TurnContext{
+		r: r, id: id, systemPrompt: sp,
+		timeline: append([]dispatch.Entry(nil), in.History...),
+		stash:    dispatch.NewStash(in.Stash),
+		tools:    r.tools.Clone(),
+		spool:    spooledartifact.NewScope(r.opts.SpoolStore, id, &spooledartifact.ScopeOptions{Keep: !r.opts.CleanupArtifacts}),
+	}, nil
+}
+
+// TurnContext is the state of one turn, seen by turn middleware.
+// Safe for concurrent use.
+type TurnContext struct {
+	r     *Runner
+	em    *emitter
+	id    string
+	stash *dispatch.Stash
+	tools *forge.Registry
+	spool *spooledartifact.Scope
+
+	mu           sync.Mutex
+	systemPrompt *forge.Tokenizable
+	timeline     []dispatch.Entry
+	dc           *dispatch.Context
+}
+
+// ID is the turn id.
+func (tc *TurnContext) ID() string { return tc.id }
+
+// SystemPrompt is the system prompt (may be nil).
+func (tc *TurnContext) SystemPrompt() *forge.Tokenizable {
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	return tc.systemPrompt
+}
+
+// SetSystemPrompt replaces the system prompt (input middleware).
+func (tc *TurnContext) SetSystemPrompt(t *forge.Tokenizable) {
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	tc.systemPrompt = t
+}
+
+// Stash is the turn's key/value bag, shared with the dispatch.
+func (tc *TurnContext) Stash() *dispatch.Stash { return tc.stash }
+
+// Tools is the turn's registry (a clone of the runner's); input middleware
+// may add, remove or hide tools for this turn.
+func (tc *TurnContext) Tools() *forge.Registry { return tc.tools }
+
+// Timeline returns the turn's entries so far (after the dispatch, the
+// dispatch's final timeline).
+func (tc *TurnContext) Timeline() []dispatch.Entry {
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	if tc.dc != nil {
+		return tc.dc.Timeline()
+	}
+	return append([]dispatch.Entry(nil), tc.timeline...)
+}
+
+// Hydrate adds history entries the model should see without storing them
+// (e.g. loaded from your own database by input middleware).
+func (tc *TurnContext) Hydrate(entries ...dispatch.Entry) error {
+	for i, e := range entries {
+		if e.Kind() == dispatch.EntryNone {
+			return ErrInvalidTurnContext.With(nil, "turnrunner: hydrate: entries[%d] must hold exactly one value", i)
+		}
+	}
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	tc.timeline = append(tc.timeline, entries...)
+	return nil
+}
+
+// StoreMessage persists m and appends it to the timeline.
+func (tc *TurnContext) StoreMessage(ctx context.Context, m *dispatch.Message) error {
+	if m == nil {
+		return dispatch.ErrStore.With(nil, "turnrunner: store message: nil")
+	}
+	if err := tc.r.opts.Store.Save(ctx, tc.id, dispatch.Entry{Message: m}); err != nil {
+		return dispatch.ErrStore.With(err, "turnrunner: store message %q", m.ID())
+	}
+	return tc.Hydrate(dispatch.Entry{Message: m})
+}
+
+// Dispatch is the turn's dispatch context, nil before the dispatch starts.
+func (tc *TurnContext) Dispatch() *dispatch.Context {
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	return tc.dc
+}
+
+// Answer is the text of the last assistant message of the turn.
+func (tc *TurnContext) Answer() string {
+	tl := tc.Timeline()
+	for i := len(tl) - 1; i >= 0; i-- {
+		if m := tl[i].Message; m != nil && m.Role() == dispatch.RoleAssistant {
+			return m.Text()
+		}
+	}
+	return ""
+}
+
+// WaitFor suspends the turn on a gate until the caller resolves it (see Gate).
+func (tc *TurnContext) WaitFor(ctx context.Context, req dispatch.GateRequest) (any, error) {
+	return tc.r.waitFor(ctx, tc.em, tc.id, req)
+}
+
+// emitter sends events with backpressure; every send also watches ctx.
+type emitter struct {
+	ch  chan Event
+	ctx context.Context
+}
+
+// send delivers ev, preferring delivery over cancellation so a consumer that
+// keeps reading sees the final events of an aborted turn.
+func (e *emitter) send(ev Event) bool {
+	select {
+	case e.ch <- ev:
+		return true
+	default:
+	}
+	select {
+	case e.ch <- ev:
+		return true
+	case <-e.ctx.Done():
+		return false
+	}
+}
+
+func (r *Runner) now() time.Time { return r.opts.Now() }
+
+// runTurn is the turn lifecycle: start, store input, input pipeline,
+// dispatch, output pipeline, end.
+func (r *Runner) runTurn(ctx context.Context, tc *TurnContext, em *emitter, in Input) {
+	start := r.now()
+	em.send(TurnStart{TurnID: tc.id, StartedAt: start})
+	status, err := r.turn(ctx, tc, em, in)
+	if r.opts.CleanupArtifacts {
+		if _, cerr := tc.spool.Cleanup(context.WithoutCancel(ctx)); cerr != nil {
+			em.send(Warning{Kind: "artifact-cleanup", Message: cerr.Error(), Err: cerr, EmittedAt: r.now()})
+		}
+	}
+	end := r.now()
+	r.opts.Logger.Debug().Str("turn", tc.id).Str("status", string(status)).Err(err).Msg("turn end")
+	em.send(TurnEnd{TurnID: tc.id, Status: status, Err: err, StartedAt: start, EndedAt: end, Duration: end.Sub(start)})
+}
+
+func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Input) (TurnStatus, error) {
+	msgs := in.Messages
+	if in.Prompt != "" {
+		m, err := dispatch.NewMessage(dispatch.RawMessage{ID: uuid.NewString(), Role: dispatch.RoleUser,
+			Content: forge.NewTokenizable(in.Prompt), CreatedAt: r.now()})
+		if err != nil {
+			return TurnFailed, err
+		}
+		msgs = append(append([]*dispatch.Message(nil), msgs...), m)
+	}
+	for _, m := range msgs {
+		if err := tc.StoreMessage(context.WithoutCancel(ctx), m); err != nil {
+			r.emitError(em, "", 0, err)
+			return TurnFailed, err
+		}
+	}
+
+	reached, err := runOnion(ctx, tc, r.opts.TurnInput)
+	if ctx.Err() != nil {
+		return TurnAborted, ctx.Err()
+	}
+	if err != nil {
+		err = ErrInputPipeline.With(err, "turnrunner: turn input pipeline failed")
+		r.emitError(em, "", 0, err)
+		return TurnFailed, err
+	}
+	if !reached {
+		err = ErrShortCircuited.With(nil, "turnrunner: pipeline %q short-circuited: a middleware did not call next", "turn-input")
+		r.emitError(em, "", 0, err)
+		return TurnFailed, err
+	}
+
+	status, err := r.dispatch(ctx, tc, em)
+	if status == DispatchAborted || ctx.Err() != nil {
+		return TurnAborted, context.Cause(ctx)
+	}
+	if status == DispatchNack {
+		return TurnFailed, err
+	}
+
+	reached, err = runOnion(ctx, tc, r.opts.TurnOutput)
+	if ctx.Err() != nil {
+		return TurnAborted, ctx.Err()
+	}
+	if err != nil {
+		err = ErrOutputPipeline.With(err, "turnrunner: turn output pipeline failed")
+		r.emitError(em, "", 0, err)
+		return TurnFailed, err
+	}
+	if !reached {
+		err = ErrShortCircuited.With(nil, "turnrunner: pipeline %q short-circuited: a middleware did not call next", "turn-output")
+		r.emitError(em, "", 0, err)
+		return TurnFailed, err
+	}
+	return TurnCompleted, nil
+}
+
+func (r *Runner) emitError(em *emitter, dispatchID string, it int, err error) {
+	r.opts.Logger.Debug().Str("dispatch", dispatchID).Int("iteration", it).Err(err).Msg("error")
+	em.send(Error{DispatchID: dispatchID, Iteration: it, Err: err, EmittedAt: r.now()})
+}

@@ -1,0 +1,454 @@
+package turnrunner
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/ebbforge/adk/canonical"
+	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/spooledartifact"
+)
+
+// ToolApproval is the payload of the gate a tool listed in
+// Options.RequireApproval opens before each call. Resolve the gate with
+// true to run the call, false to deny it; Reject denies it with a reason.
+type ToolApproval struct {
+	ToolCallID string
+	Tool       string
+	Args       json.RawMessage
+	Checksum   string
+}
+
+// callRecord is one tool call of a response, from announce to storage.
+type callRecord struct {
+	id, name string
+	raw      json.RawMessage // the argument text ("{}" when empty)
+	argsOK   bool            // raw is a JSON object
+	checksum string
+	created  time.Time
+	tool     *forge.Tool
+	run      bool // execute the handler
+
+	results     forge.Results
+	isError     bool
+	complete    bool
+	fromArt     bool
+	inline      bool
+	completedAt time.Time
+	call        *forge.ToolCall
+}
+
+// prepare turns assembled call states into records with unique ids,
+// normalised arguments and checksums.
+func (r *Runner) prepare(dc *dispatch.Context, calls []*callState) []*callRecord {
+	recs := make([]*callRecord, len(calls))
+	seen := make(map[string]bool, len(calls))
+	for i, c := range calls {
+		id := c.id
+		if id == "" {
+			id = "call_" + uuid.NewString()
+		}
+		if _, dup := dc.ToolCall(id); dup || seen[id] {
+			base := id
+			for n := 2; ; n++ {
+				id = base + "#" + strconv.Itoa(n)
+				if _, dup := dc.ToolCall(id); !dup && !seen[id] {
+					break
+				}
+			}
+		}
+		seen[id] = true
+		raw := bytes.TrimSpace([]byte(c.args.String()))
+		if len(raw) == 0 {
+			raw = []byte("{}")
+		}
+		rec := &callRecord{id: id, name: c.name, raw: raw, created: r.now(), inline: true}
+		rec.argsOK = json.Valid(raw) && raw[0] == '{'
+		rec.checksum = checksum(rec.name, rec.raw, rec.argsOK)
+		recs[i] = rec
+	}
+	return recs
+}
+
+// checksum is canonical.Checksum over the arguments (over the raw text as a
+// JSON string when they are not JSON), with a plain SHA-256 fallback so a
+// record can always be built.
+func checksum(tool string, raw json.RawMessage, ok bool) string {
+	var sum string
+	var err error
+	if ok {
+		sum, err = canonical.Checksum(tool, raw)
+	} else {
+		sum, err = canonical.Checksum(tool, string(raw))
+	}
+	if err == nil && len(sum) == 64 {
+		return sum
+	}
+	h := sha256.New()
+	h.Write([]byte(tool))
+	h.Write([]byte{0})
+	h.Write(raw)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (rec *callRecord) fail(now time.Time, text string) {
+	rec.results = forge.TextResults(forge.NewTokenizable(text))
+	rec.isError, rec.complete, rec.inline, rec.completedAt = true, true, true, now
+}
+
+func (r *Runner) announce(em *emitter, rec *callRecord) {
+	var args json.RawMessage
+	if rec.argsOK {
+		args = rec.raw
+	}
+	em.send(ToolCallContent{ID: rec.id, Tool: rec.name, Args: args, Checksum: rec.checksum,
+		CreatedAt: rec.created, UpdatedAt: rec.created})
+}
+
+// complete builds the stored record and emits the completing event.
+func (r *Runner) complete(ctx context.Context, em *emitter, rec *callRecord) error {
+	args := rec.raw
+	if !rec.argsOK {
+		args = json.RawMessage("{}")
+	}
+	if rec.results.Kind() == forge.ResultNone {
+		rec.results = forge.TextResults(forge.NewTokenizable("(no output)"))
+	}
+	completedAt := rec.completedAt
+	updated := completedAt
+	if !rec.complete {
+		completedAt = time.Time{}
+		updated = r.now()
+	}
+	if updated.Before(rec.created) {
+		updated = rec.created
+	}
+	if rec.complete && completedAt.Before(rec.created) {
+		completedAt = rec.created
+	}
+	inline := rec.inline
+	name := rec.name
+	if name == "" {
+		name = "(unnamed)"
+	}
+	call, err := forge.NewToolCall(forge.RawToolCall{ID: rec.id, Tool: name, Args: args, Checksum: rec.checksum,
+		Results: rec.results, IsComplete: rec.complete, IsError: rec.isError, Inline: &inline,
+		FromArtifactTool: rec.fromArt, CreatedAt: rec.created, UpdatedAt: updated, CompletedAt: completedAt})
+	if err != nil {
+		return err
+	}
+	for _, h := range r.opts.ResultHooks {
+		nc, err := h(ctx, call)
+		if err != nil {
+			r.opts.Logger.Debug().Str("call", rec.id).Err(err).Msg("result hook failed")
+			raw := call.Raw()
+			raw.Results = forge.TextResults(forge.NewTokenizable("Tool result could not be processed: " + err.Error()))
+			raw.IsError = true
+			if nc, err = forge.NewToolCall(raw); err != nil {
+				return err
+			}
+		}
+		if nc != nil {
+			call = nc
+		}
+	}
+	rec.call = call
+	rec.results, rec.isError = call.Results(), call.IsError()
+	var evArgs json.RawMessage
+	if rec.argsOK {
+		evArgs = rec.raw
+	}
+	em.send(ToolCallContent{ID: rec.id, Tool: rec.name, Args: evArgs, Checksum: rec.checksum, Results: rec.results,
+		IsError: rec.isError, IsComplete: rec.complete, Call: call, CreatedAt: rec.created, UpdatedAt: updated,
+		CompletedAt: completedAt})
+	return nil
+}
+
+// settleUnrun announces, completes and stores calls that will not run, each
+// with the error text text(name). Cancelled calls are stored incomplete.
+func (r *Runner) settleUnrun(ctx context.Context, dc *dispatch.Context, em *emitter, calls []*callState, text func(name string) string) {
+	recs := r.prepare(dc, calls)
+	cancelled := ctx.Err() != nil
+	pctx := context.WithoutCancel(ctx)
+	for _, rec := range recs {
+		r.announce(em, rec)
+		rec.fail(r.now(), text(rec.name))
+		if cancelled {
+			rec.complete = false
+		}
+		if err := r.complete(ctx, em, rec); err != nil {
+			r.emitError(em, dc.ID(), dc.Iteration(), err)
+			continue
+		}
+		if err := dc.StoreToolCall(pctx, rec.call); err != nil {
+			r.emitError(em, dc.ID(), dc.Iteration(), err)
+		}
+	}
+}
+
+// runCalls announces every call, settles the ones that cannot run (bad
+// arguments, unknown tool, loop guard, denied approval), runs the rest in
+// parallel under the bound, and stores all of them in call order.
+func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Context, em *emitter, calls []*callState) (finalize bool, err error) {
+	recs := r.prepare(dc, calls)
+	it := dc.Iteration()
+	pending := make(map[string]int, len(recs))
+	for _, rec := range recs {
+		r.announce(em, rec)
+		n := pending[rec.checksum]
+		pending[rec.checksum]++
+		switch {
+		case !rec.argsOK:
+			rec.fail(r.now(), badArgsText(rec.raw))
+		default:
+			t, ok := dc.Tools().Get(rec.name)
+			if !ok {
+				rec.fail(r.now(), notFoundText(rec.name, dc.Tools()))
+				break
+			}
+			rec.tool = t
+			v := dc.CheckRepeat(rec.name, rec.checksum, n)
+			if v.Decision != dispatch.LoopAllow {
+				text := r.repeatText(ctx, dc, rec, v)
+				em.send(LoopGuard{DispatchID: dc.ID(), Iteration: it, Decision: v.Decision, Tool: rec.name,
+					ToolCallID: rec.id, Checksum: rec.checksum, Count: v.Count, Limit: v.Limit, Message: text})
+				rec.fail(r.now(), text)
+				if v.Decision == dispatch.LoopFinalize {
+					finalize = true
+				}
+				break
+			}
+			if r.approval[rec.name] {
+				ok, text := r.approve(ctx, em, dc, rec)
+				if ctx.Err() != nil {
+					rec.fail(r.now(), cancelledText(rec.name))
+					rec.complete = false
+					break
+				}
+				if !ok {
+					rec.fail(r.now(), text)
+					break
+				}
+			}
+			rec.run = true
+		}
+		if !rec.run {
+			if err := r.complete(ctx, em, rec); err != nil {
+				return finalize, err
+			}
+		}
+	}
+
+	var g errgroup.Group
+	g.SetLimit(r.opts.MaxParallelTools)
+	for _, rec := range recs {
+		if !rec.run {
+			continue
+		}
+		if ctx.Err() != nil {
+			rec.fail(r.now(), cancelledText(rec.name))
+			rec.complete = false
+			if err := r.complete(ctx, em, rec); err != nil {
+				return finalize, err
+			}
+			continue
+		}
+		g.Go(func() error {
+			r.runTool(ctx, dc, em, tc.spool, rec)
+			return r.complete(ctx, em, rec)
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return finalize, err
+	}
+	pctx := context.WithoutCancel(ctx)
+	for _, rec := range recs {
+		if err := dc.StoreToolCall(pctx, rec.call); err != nil {
+			return finalize, err
+		}
+	}
+	return finalize, nil
+}
+
+// runTool executes one call and fills rec's outcome; it never panics.
+func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter, spoolStore spooledartifact.Store, rec *callRecord) {
+	defer func() {
+		if p := recover(); p != nil {
+			rec.fail(r.now(), fmt.Sprintf("Tool %s failed: it panicked: %v", rec.name, p))
+		}
+	}()
+	t := rec.tool
+	tctx := ctx
+	if t.Timeout() == 0 && r.opts.ToolTimeout > 0 {
+		var cancel context.CancelFunc
+		tctx, cancel = context.WithTimeout(ctx, r.opts.ToolTimeout)
+		defer cancel()
+	}
+	obs := &observer{r: r, em: em, turnID: dc.TurnID(), dispatchID: dc.ID()}
+	out, err := t.Execute(tctx, rec.raw, forge.Invocation{ID: rec.id, CallID: rec.checksum, Scope: dc}, obs)
+	now := r.now()
+	if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			rec.fail(now, cancelledText(rec.name))
+			rec.complete = false
+		case tctx.Err() != nil:
+			rec.fail(now, fmt.Sprintf("Tool %s timed out after %s and was cancelled.", rec.name, r.opts.ToolTimeout))
+		default:
+			rec.fail(now, toolErrorText(err))
+		}
+		return
+	}
+	if t.IsArtifactTool() {
+		rec.results = forge.TextResults(forge.NewTokenizable(out.Text()))
+		rec.fromArt, rec.complete, rec.completedAt = true, true, now
+		return
+	}
+	switch out.Kind() {
+	case forge.OutputText, forge.OutputBytes, forge.OutputReader:
+		a, err := r.spool(ctx, spoolStore, rec.id, t.ArtifactKind(), out)
+		if err != nil {
+			if ctx.Err() != nil {
+				rec.fail(r.now(), cancelledText(rec.name))
+				rec.complete = false
+				return
+			}
+			rec.fail(r.now(), "Tool "+rec.name+" succeeded but its output could not be stored: "+err.Error())
+			return
+		}
+		rec.results = forge.ArtifactResults(a)
+	case forge.OutputMedia:
+		rec.results = forge.MediaResults(out.Media()...)
+	case forge.OutputArtifact:
+		rec.results = forge.ArtifactResults(out.Artifact())
+	default:
+		rec.results = forge.TextResults(forge.NewTokenizable("(no output)"))
+	}
+	rec.complete, rec.completedAt = true, r.now()
+}
+
+// approve opens the approval gate for rec.
+func (r *Runner) approve(ctx context.Context, em *emitter, dc *dispatch.Context, rec *callRecord) (bool, string) {
+	v, err := r.waitFor(ctx, em, dc.TurnID(), dispatch.GateRequest{
+		ID:      "approval-" + rec.id,
+		Reason:  "tool " + rec.name + " requires approval",
+		Payload: ToolApproval{ToolCallID: rec.id, Tool: rec.name, Args: rec.raw, Checksum: rec.checksum},
+		Timeout: r.opts.ApprovalTimeout,
+		Validate: func(v any) error {
+			if _, ok := v.(bool); !ok {
+				return fmt.Errorf("resolution must be a bool, got %T", v)
+			}
+			return nil
+		},
+	})
+	switch {
+	case errors.Is(err, ErrGateTimeout):
+		return false, "Tool call not executed: approval for " + rec.name + " timed out."
+	case err != nil:
+		return false, "Tool call not executed: the user denied " + rec.name + ": " + err.Error()
+	case v == true:
+		return true, ""
+	}
+	return false, "Tool call not executed: the user denied " + rec.name + "."
+}
+
+// observer forwards forge's execution events to the channel.
+type observer struct {
+	r                  *Runner
+	em                 *emitter
+	turnID, dispatchID string
+}
+
+func (o *observer) ToolExecutionStart(e forge.ExecutionStart) {
+	o.em.send(ToolExecutionStart{TurnID: o.turnID, DispatchID: o.dispatchID, ToolName: e.ToolName,
+		CallID: e.CallID, Args: e.Args, StartedAt: e.StartedAt})
+}
+
+func (o *observer) ToolExecutionEnd(e forge.ExecutionEnd) {
+	o.em.send(ToolExecutionEnd{TurnID: o.turnID, DispatchID: o.dispatchID, ToolName: e.ToolName, CallID: e.CallID,
+		StartedAt: e.StartedAt, EndedAt: e.EndedAt, Duration: e.Duration, IsError: e.IsError, Err: e.Err})
+}
+
+// badArgsText is the model-readable text for arguments that are not a JSON object.
+func badArgsText(raw []byte) string {
+	if !json.Valid(raw) {
+		return ErrInvalidToolCallArgs.With(nil, "Tool arguments are not valid JSON. Raw value: %s", preview(string(raw), 200)).Error()
+	}
+	kind := "a value"
+	switch raw[0] {
+	case '[':
+		kind = "array"
+	case '"':
+		kind = "string"
+	case 't', 'f':
+		kind = "boolean"
+	case 'n':
+		kind = "null"
+	default:
+		kind = "number"
+	}
+	return ErrInvalidToolCallArgs.With(nil, "Tool arguments must be a JSON object; received %s", kind).Error()
+}
+
+// notFoundText lists the visible tools, as the original does.
+func notFoundText(name string, reg *forge.Registry) string {
+	var names []string
+	for _, t := range reg.Visible() {
+		names = append(names, t.Name())
+	}
+	if len(names) == 0 {
+		return "Tool not found: " + name + ". No tools are available this turn."
+	}
+	return "Tool not found: " + name + ". Available tools: " + strings.Join(names, ", ") + "."
+}
+
+// toolErrorText keeps the code, the message and the cause, so the model
+// sees which field was wrong.
+func toolErrorText(err error) string {
+	var fe *forge.Error
+	if errors.As(err, &fe) && errors.Is(err, forge.ErrInvalidToolArgs) {
+		return "Invalid tool arguments: " + err.Error()
+	}
+	return "Tool failed: " + err.Error()
+}
+
+// repeatText tells the model it already made this call and what it got.
+func (r *Runner) repeatText(ctx context.Context, dc *dispatch.Context, rec *callRecord, v dispatch.LoopVerdict) string {
+	if v.Decision == dispatch.LoopFinalize {
+		return dispatch.ErrRepeatedToolCall.With(nil,
+			"Repeated tool call not executed: %s was already blocked for these exact arguments. Tool use is ending; answer with the information you have.",
+			rec.name).Error()
+	}
+	prev := "(no earlier result found)"
+	if tc, ok := dc.LastToolCall(rec.checksum); ok {
+		prev = previewResult(ctx, tc, 300)
+	}
+	return dispatch.ErrRepeatedToolCall.With(nil,
+		"Repeated tool call blocked: you already called %s with these exact arguments %d time(s) in this turn (limit %d), so it was not executed again. "+
+			"Its earlier result was: %s. Use that result or try something different; repeating this exact call again ends tool use for this turn.",
+		rec.name, v.Count, v.Limit, prev).Error()
+}
+
+func preview(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && (s[cut]&0xC0) == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
