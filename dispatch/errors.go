@@ -5,16 +5,16 @@ import "github.com/ebbforge/adk/forge"
 // Error codes owned by dispatch. They use the kit's one error type,
 // [forge.Error], so errors.Is(err, dispatch.ErrAlreadySignalled) works.
 const (
-	CodeAlreadySignalled        forge.Code = "E_LLM_EXECUTION_ALREADY_SIGNALLED"
-	CodeInvalidContext          forge.Code = "E_INVALID_LLM_EXECUTION_CONTEXT"
-	CodeGateNotSupported        forge.Code = "E_LLM_EXECUTION_GATE_NOT_SUPPORTED"
-	CodeNacked                  forge.Code = "E_LLM_EXECUTION_NACKED"
-	CodeInvalidInitialMessage   forge.Code = "E_INVALID_INITIAL_MESSAGE_VALUE"
-	CodeInvalidInitialThought   forge.Code = "E_INVALID_INITIAL_THOUGHT_VALUE"
-	CodeInvalidLoopPolicy       forge.Code = "E_INVALID_LOOP_POLICY"
-	CodeRepeatedToolCall        forge.Code = "E_LOOP_GUARD_REPEATED_TOOL_CALL"
-	CodeIterationLimit          forge.Code = "E_LOOP_GUARD_ITERATION_LIMIT"
-	CodeStoreFailed             forge.Code = "E_DISPATCH_STORE_ERROR"
+	CodeAlreadySignalled      forge.Code = "E_LLM_EXECUTION_ALREADY_SIGNALLED"
+	CodeInvalidContext        forge.Code = "E_INVALID_LLM_EXECUTION_CONTEXT"
+	CodeGateNotSupported      forge.Code = "E_LLM_EXECUTION_GATE_NOT_SUPPORTED"
+	CodeNacked                forge.Code = "E_LLM_EXECUTION_NACKED"
+	CodeInvalidInitialMessage forge.Code = "E_INVALID_INITIAL_MESSAGE_VALUE"
+	CodeInvalidInitialThought forge.Code = "E_INVALID_INITIAL_THOUGHT_VALUE"
+	CodeInvalidLoopPolicy     forge.Code = "E_INVALID_LOOP_POLICY"
+	CodeRepeatedToolCall      forge.Code = "E_LOOP_GUARD_REPEATED_TOOL_CALL"
+	CodeIterationLimit        forge.Code = "E_LOOP_GUARD_ITERATION_LIMIT"
+	CodeStoreFailed           forge.Code = "E_DISPATCH_STORE_ERROR"
 )
 
 // Sentinels for errors.Is.

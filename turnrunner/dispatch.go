@@ -363,4 +363,3 @@ func (r *Runner) storeResponse(ctx context.Context, dc *dispatch.Context, em *em
 	}
 	return nil
 }
-

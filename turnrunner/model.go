@@ -25,7 +25,9 @@ type Model interface {
 type ModelFunc func(ctx context.Context, req *Request) iter.Seq2[Part, error]
 
 // Stream calls f.
-func (f ModelFunc) Stream(ctx context.Context, req *Request) iter.Seq2[Part, error] { return f(ctx, req) }
+func (f ModelFunc) Stream(ctx context.Context, req *Request) iter.Seq2[Part, error] {
+	return f(ctx, req)
+}
 
 // Request is one model call. The runner builds a fresh Request per
 // iteration; a Model must not keep or modify it after Stream returns.

@@ -451,4 +451,3 @@ func preview(s string, n int) string {
 	}
 	return s[:cut] + "…"
 }
-
