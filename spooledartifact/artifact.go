@@ -1,7 +1,10 @@
 package spooledartifact
 
 import (
+	"bytes"
 	"context"
+	"io"
+	"sync"
 
 	"github.com/ebbforge/adk/forge"
 )
@@ -30,11 +33,20 @@ type Kinded interface {
 }
 
 // Artifact is a read-only, line-indexed view over spooled bytes. Safe for
-// concurrent use.
+// concurrent use. Every query takes a context and stops when it is
+// cancelled; Head, Tail and Cat cost what they return when the Reader
+// implements LineRanger (both stores' readers do).
 type Artifact struct {
 	id string
 	r  Reader
+
+	mu        sync.RWMutex
+	hinted    bool
+	hintBytes int64
+	hintLines int
 }
+
+var _ Kinded = (*Artifact)(nil)
 
 // New returns the base artifact over r, stored under id.
 func New(id string, r Reader) *Artifact { return &Artifact{id: id, r: r} }
@@ -51,25 +63,154 @@ func (a *Artifact) ArtifactKind() Kind { return PlainKind{} }
 // Reader returns the underlying reader.
 func (a *Artifact) Reader() Reader { return a.r }
 
+// SetSizeHints records the byte length and line count a producer already
+// knows; ByteLength and LineCount then answer without asking the reader.
+func (a *Artifact) SetSizeHints(byteLength int64, lineCount int) {
+	a.mu.Lock()
+	a.hinted, a.hintBytes, a.hintLines = true, byteLength, lineCount
+	a.mu.Unlock()
+}
+
+// HasSizeHints reports whether SetSizeHints was called.
+func (a *Artifact) HasSizeHints() bool {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.hinted
+}
+
 // ByteLength is the size in bytes.
-func (a *Artifact) ByteLength(ctx context.Context) (int64, error) { return a.r.ByteLength(), nil }
+func (a *Artifact) ByteLength(ctx context.Context) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	if a.hinted {
+		return a.hintBytes, nil
+	}
+	return a.r.ByteLength(), nil
+}
 
 // LineCount is the number of lines.
-func (a *Artifact) LineCount(ctx context.Context) (int, error) { return a.r.LineCount(), nil }
+func (a *Artifact) LineCount(ctx context.Context) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	if a.hinted {
+		return a.hintLines, nil
+	}
+	return a.r.LineCount(), nil
+}
+
+// DefaultLines is the n of Head and Tail when n <= 0.
+const DefaultLines = 10
 
 // Head returns lines [0, min(n, count)); n <= 0 means 10.
-func (a *Artifact) Head(ctx context.Context, n int) ([]string, error) { return nil, nil }
+func (a *Artifact) Head(ctx context.Context, n int) ([]string, error) {
+	if n <= 0 {
+		n = DefaultLines
+	}
+	return a.Cat(ctx, 0, n)
+}
 
-// Tail returns lines [max(0, count-n), count); n <= 0 means 10.
-func (a *Artifact) Tail(ctx context.Context, n int) ([]string, error) { return nil, nil }
+// Tail returns lines [max(0, count-n), count); n <= 0 means 10. It seeks
+// through the line index and never scans the content.
+func (a *Artifact) Tail(ctx context.Context, n int) ([]string, error) {
+	if n <= 0 {
+		n = DefaultLines
+	}
+	count := a.r.LineCount()
+	return a.Cat(ctx, max(0, count-n), count)
+}
 
-// Cat returns lines [start, end), clamped; end < 0 means to the last line.
-func (a *Artifact) Cat(ctx context.Context, start, end int) ([]string, error) { return nil, nil }
+// Cat returns lines [start, end), clamped to [0, count]; end < 0 means to the
+// last line, and end <= start gives an empty result.
+func (a *Artifact) Cat(ctx context.Context, start, end int) ([]string, error) {
+	var out []string
+	err := a.EachLine(ctx, start, end, func(_ int, line []byte) error {
+		out = append(out, string(line))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out, nil
+}
 
-// ReadAll returns the whole content, byte-faithful.
-func (a *Artifact) ReadAll(ctx context.Context) ([]byte, error) { return nil, nil }
+// EachLine calls fn with each line in [start, end) (clamped as Cat does), in
+// order, without collecting them; line is valid only during the call. It
+// stops at fn's first error and returns it.
+func (a *Artifact) EachLine(ctx context.Context, start, end int, fn func(i int, line []byte) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	count := a.r.LineCount()
+	if end < 0 || end > count {
+		end = count
+	}
+	start = max(start, 0)
+	if start >= end {
+		return nil
+	}
+	if lr, ok := a.r.(LineRanger); ok {
+		return lr.Lines(ctx, start, end, fn)
+	}
+	for i := start; i < end; i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		line, ok, err := a.r.Line(ctx, i)
+		if err != nil {
+			return err
+		}
+		if !ok { // a reader gap is skipped, as in the original
+			continue
+		}
+		if err := fn(i, line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
-// EstimateTokens estimates the tokens of the whole content under enc.
-func (a *Artifact) EstimateTokens(ctx context.Context, enc forge.Encoding) (int, error) {
-	return 0, nil
+// ReadAll returns the whole content, byte-faithful. It holds the whole
+// artifact in memory; prefer Copy for big artifacts.
+func (a *Artifact) ReadAll(ctx context.Context) ([]byte, error) {
+	var buf bytes.Buffer
+	if n := a.r.ByteLength(); n > 0 && n < 1<<30 {
+		buf.Grow(int(n))
+	}
+	if _, err := a.Copy(ctx, &buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// String returns the whole content as a string, byte-faithful (the
+// original's asString). Invalid UTF-8 is kept as is.
+func (a *Artifact) String(ctx context.Context) (string, error) {
+	b, err := a.ReadAll(ctx)
+	return string(b), err
+}
+
+// Copy streams the whole content to w, byte-faithful, in bounded memory, and
+// returns the bytes written.
+func (a *Artifact) Copy(ctx context.Context, w io.Writer) (int64, error) {
+	rc, err := a.r.Open(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer rc.Close()
+	return io.CopyBuffer(w, ctxReader{ctx, rc}, make([]byte, 256<<10))
+}
+
+// WriteTo streams the whole content to w (io.WriterTo); it cannot be
+// cancelled, use Copy for that.
+func (a *Artifact) WriteTo(w io.Writer) (int64, error) {
+	return a.Copy(context.Background(), w)
 }

@@ -1,0 +1,331 @@
+package spooledartifact
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// DefaultSpillThreshold is the size up to which a DiskStore keeps an
+// artifact in memory; a bigger one is spilled to a file.
+const DefaultSpillThreshold = 4 << 20
+
+// DiskOptions tune a DiskStore; nil means defaults.
+type DiskOptions struct {
+	// SpillThreshold is the largest artifact kept in memory, in bytes:
+	// 0 means DefaultSpillThreshold (4 MiB), a negative value spills
+	// everything to files.
+	SpillThreshold int64
+	// IndexStride is how many lines share a line-index checkpoint; 0 means
+	// DefaultIndexStride (64).
+	IndexStride int
+	// Sync makes Write fsync a file before it replaces the old version,
+	// for durability across power loss (slower).
+	Sync bool
+	// Logger receives debug lines; the zero value is silent.
+	Logger zerolog.Logger
+}
+
+// DiskStore keeps small artifacts in memory and spills big ones to files in
+// a directory, streaming: the input goes to the file and the sparse line
+// index is built in the same pass, so neither writing nor querying ever holds
+// the whole artifact (a 1 GiB artifact of short lines costs a few MiB of
+// index). Safe for concurrent use.
+//
+// Replacement is atomic: a new version is written to a temporary file in the
+// directory and renamed over the old one. A Reader is a snapshot: it keeps
+// the file version it opened, so after a replace or a Delete it goes on
+// returning the old bytes (never a mix) until it is closed or collected,
+// while Read returns the new version. File names are ids percent-encoded
+// ('.', '/', '\' and every byte outside [A-Za-z0-9_-] included), so no id can
+// escape the directory. Files of an earlier process are found again by Read
+// and List (their index is rebuilt on first Read); small in-memory artifacts
+// do not survive the process.
+type DiskStore struct {
+	dir       string
+	threshold int64
+	stride    int
+	sync      bool
+	log       zerolog.Logger
+	now       func() time.Time
+
+	mu    sync.RWMutex
+	mem   map[string]memEntry
+	files map[string]lineIndex
+}
+
+var _ Store = (*DiskStore)(nil)
+
+const tempPrefix = ".tmp-"
+
+// NewDiskStore returns a store over dir, creating it if needed.
+func NewDiskStore(dir string, opts *DiskOptions) (*DiskStore, error) {
+	var o DiskOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.SpillThreshold == 0 {
+		o.SpillThreshold = DefaultSpillThreshold
+	}
+	if o.IndexStride <= 0 {
+		o.IndexStride = DefaultIndexStride
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return &DiskStore{dir: dir, threshold: o.SpillThreshold, stride: o.IndexStride, sync: o.Sync,
+		log: o.Logger, now: time.Now, mem: map[string]memEntry{}, files: map[string]lineIndex{}}, nil
+}
+
+// Dir is the store's directory.
+func (s *DiskStore) Dir() string { return s.dir }
+
+func (s *DiskStore) path(id string) (string, error) {
+	if err := ValidateID(id); err != nil {
+		return "", err
+	}
+	name := encodeID(id)
+	if len(name) > 250 {
+		return "", ErrInvalidID.With(nil, "spooledartifact: id %q is too long once encoded as a file name", id)
+	}
+	return filepath.Join(s.dir, name), nil
+}
+
+// Write streams r under id, replacing any previous version atomically.
+// Nothing is stored (and no temporary file is left) if r or ctx fails.
+func (s *DiskStore) Write(ctx context.Context, id string, r io.Reader) (Reader, error) {
+	path, err := s.path(id)
+	if err != nil {
+		return nil, err
+	}
+	src := ctxReader{ctx, r}
+	var head bytes.Buffer
+	if s.threshold > 0 {
+		if _, err := io.CopyN(&head, src, s.threshold+1); err != nil && err != io.EOF {
+			return nil, err
+		}
+		if int64(head.Len()) <= s.threshold {
+			sr := newMemoryReader(head.Bytes(), s.stride)
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.mem[id] = memEntry{r: sr, written: s.now()}
+			if _, onDisk := s.files[id]; onDisk {
+				delete(s.files, id)
+			}
+			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+			return sr, nil
+		}
+	}
+	f, err := os.CreateTemp(s.dir, tempPrefix+"*")
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (Reader, error) {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
+	ib := newIndexBuilder(s.stride)
+	if _, err := spoolTo(f, ib, io.MultiReader(&head, src)); err != nil {
+		return fail(err)
+	}
+	if s.sync {
+		if err := f.Sync(); err != nil {
+			return fail(err)
+		}
+	}
+	idx := ib.done()
+	s.mu.Lock()
+	if err := os.Rename(f.Name(), path); err != nil {
+		s.mu.Unlock()
+		return fail(err)
+	}
+	s.files[id] = idx
+	delete(s.mem, id)
+	s.mu.Unlock()
+	s.log.Debug().Str("id", id).Int64("bytes", idx.size).Int("lines", idx.lines).Msg("spooledartifact: spilled to disk")
+	return &spoolReader{f: f, idx: idx}, nil
+}
+
+// spoolBuf is the copy buffer of a spill.
+const spoolBuf = 1 << 20
+
+// spoolTo copies src to f and feeds the same bytes to the index builder.
+func spoolTo(f *os.File, ib *indexBuilder, src io.Reader) (int64, error) {
+	buf := make([]byte, spoolBuf)
+	var total int64
+	for {
+		n, rerr := io.ReadFull(src, buf)
+		if n > 0 {
+			if _, err := f.Write(buf[:n]); err != nil {
+				return total, err
+			}
+			_, _ = ib.Write(buf[:n])
+			total += int64(n)
+		}
+		if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
+			return total, nil
+		}
+		if rerr != nil {
+			return total, rerr
+		}
+	}
+}
+
+// Read returns a snapshot reader of id's current version, or ErrNotFound.
+func (s *DiskStore) Read(ctx context.Context, id string) (Reader, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	path, err := s.path(id)
+	if err != nil {
+		return nil, ErrNotFound
+	}
+	s.mu.RLock()
+	if e, ok := s.mem[id]; ok {
+		s.mu.RUnlock()
+		return e.r, nil
+	}
+	idx, known := s.files[id]
+	f, err := os.Open(path) // under the lock: the version matches idx
+	s.mu.RUnlock()
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, ErrNotFound
+		}
+		return nil, err
+	}
+	if known {
+		return &spoolReader{f: f, idx: idx}, nil
+	}
+	// A file of an earlier process: rebuild its index from the open file.
+	ib := newIndexBuilder(s.stride)
+	if _, err := io.CopyBuffer(ib, ctxReader{ctx, f}, make([]byte, spoolBuf)); err != nil {
+		f.Close()
+		return nil, err
+	}
+	idx = ib.done()
+	s.mu.Lock()
+	if _, ok := s.files[id]; !ok {
+		if a, err1 := f.Stat(); err1 == nil {
+			if b, err2 := os.Stat(path); err2 == nil && os.SameFile(a, b) {
+				s.files[id] = idx
+			}
+		}
+	}
+	s.mu.Unlock()
+	return &spoolReader{f: f, idx: idx}, nil
+}
+
+// Delete removes id and reports whether it existed. Open readers keep their
+// snapshot.
+func (s *DiskStore) Delete(ctx context.Context, id string) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	path, err := s.path(id)
+	if err != nil {
+		return false, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, inMem := s.mem[id]
+	delete(s.mem, id)
+	delete(s.files, id)
+	err = os.Remove(path)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return inMem, nil
+	}
+	return inMem, err
+}
+
+// List returns the ids with the given prefix, sorted, whether in memory or
+// on disk.
+func (s *DiskStore) List(ctx context.Context, prefix string) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return nil, err
+	}
+	set := map[string]bool{}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), tempPrefix) || !e.Type().IsRegular() {
+			continue
+		}
+		if id, ok := decodeID(e.Name()); ok && strings.HasPrefix(id, prefix) {
+			set[id] = true
+		}
+	}
+	s.mu.RLock()
+	for id := range s.mem {
+		if strings.HasPrefix(id, prefix) {
+			set[id] = true
+		}
+	}
+	s.mu.RUnlock()
+	ids := make([]string, 0, len(set))
+	for id := range set {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+// Sweep deletes every artifact written before olderThan (files by their
+// modification time), and temporary files a crashed writer left behind, and
+// returns how many artifacts it deleted. Call it on a schedule to bound the
+// disk a long-running service uses.
+func (s *DiskStore) Sweep(ctx context.Context, olderThan time.Time) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, e := range s.mem {
+		if e.written.Before(olderThan) {
+			delete(s.mem, id)
+			n++
+		}
+	}
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil || !info.Mode().IsRegular() || !info.ModTime().Before(olderThan) {
+			continue
+		}
+		if strings.HasPrefix(e.Name(), tempPrefix) {
+			os.Remove(filepath.Join(s.dir, e.Name()))
+			continue
+		}
+		id, ok := decodeID(e.Name())
+		if !ok {
+			continue
+		}
+		if err := os.Remove(filepath.Join(s.dir, e.Name())); err == nil {
+			delete(s.files, id)
+			n++
+		}
+	}
+	return n, nil
+}

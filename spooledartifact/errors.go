@@ -1,0 +1,30 @@
+package spooledartifact
+
+import "github.com/ebbforge/adk/forge"
+
+// Error codes owned by spooledartifact. The values are *forge.Error, so
+// callers branch with errors.Is(err, spooledartifact.ErrInvalidID) and read
+// Code/Status with errors.As.
+const (
+	CodeInvalidID         forge.Code = "E_INVALID_ARTIFACT_ID"
+	CodeInvalidRegex      forge.Code = "E_INVALID_REGEX"
+	CodeUnsupportedRegex  forge.Code = "E_UNSUPPORTED_REGEX"
+	CodeNotAnArtifactKind forge.Code = "E_NOT_AN_ARTIFACT_KIND"
+	CodeNoSizeHints       forge.Code = "E_NO_ARTIFACT_SIZE_HINTS"
+)
+
+// Sentinels for errors.Is.
+var (
+	// ErrInvalidID is returned for an id that is empty, too long, not valid
+	// UTF-8 or holds a NUL or another control character.
+	ErrInvalidID = &forge.Error{Code: CodeInvalidID, Status: 422}
+	// ErrInvalidRegex is returned for a grep pattern or flag set RE2 cannot
+	// parse; the message tells the model what to fix.
+	ErrInvalidRegex = &forge.Error{Code: CodeInvalidRegex, Status: 422}
+	// ErrUnsupportedRegex is returned for JavaScript-only regex features
+	// (lookaround, backreferences, atomic groups) that RE2 does not have.
+	ErrUnsupportedRegex = &forge.Error{Code: CodeUnsupportedRegex, Status: 422}
+	// ErrNotAnArtifactKind is returned by Spool when the kind given is not a
+	// spooledartifact.Kind (for example a media type).
+	ErrNotAnArtifactKind = &forge.Error{Code: CodeNotAnArtifactKind, Status: 500, Fatal: true}
+)

@@ -1,0 +1,166 @@
+package spooledartifact
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/ebbforge/adk/forge"
+)
+
+// HandleOptions tune RenderHandle; nil means defaults.
+type HandleOptions struct {
+	// Encoding, when set, adds the artifact's estimated token count under
+	// it to the metadata.
+	Encoding forge.Encoding
+	// Estimators count tokens (custom estimators over the built-ins); nil
+	// means forge's built-ins.
+	Estimators *forge.Estimators
+}
+
+// Fixed sentences of the handle text.
+const (
+	handleIntro   = "This tool produced a large result that was stored as an artifact instead of being placed here, to keep the context small."
+	handleInvite  = "Read it with the tools below; pass callId=%s:"
+	handleClosing = "The artifact stays available for the rest of this turn and can be queried as often as needed. Its content is not shown anywhere else, so do not assume you have seen it."
+)
+
+// RenderHandle renders the text the model sees in place of a non-inline
+// spooled result: what the artifact is (kind, byte length, line count, and
+// with opts.Encoding its estimated tokens) and which artifact_* tools read
+// it (its kind's EffectiveMethods). The call's results must be exactly one
+// artifact. This is the one canonical renderer: adapters use it as is, and
+// EstimateHandleTokens counts exactly this text.
+//
+// Layout (lines joined with '\n'):
+//
+//	<intro sentence>
+//
+//	Artifact metadata:
+//	- callId: <id>
+//	- kind: <kind name>
+//	- byteLength: <n>
+//	- lineCount: <n>
+//	- estimatedTokens: <n> (encoding: <enc>)    (only with opts.Encoding)
+//
+//	Read it with the tools below; pass callId=<id>:
+//	- <tool> — <description>
+//	...
+//
+//	<closing sentence>
+func RenderHandle(ctx context.Context, call *forge.ToolCall, opts *HandleOptions) (string, error) {
+	var o HandleOptions
+	if opts != nil {
+		o = *opts
+	}
+	if call == nil {
+		return "", forge.ErrInvalidInitialToolCallValue.With(nil, "spooledartifact: RenderHandle of a nil tool call")
+	}
+	arts := call.Results().Artifacts()
+	if call.Results().Kind() != forge.ResultArtifacts || len(arts) != 1 || arts[0] == nil {
+		return "", forge.ErrInvalidInitialToolCallValue.With(nil,
+			"spooledartifact: tool call %s does not hold exactly one artifact; only such results render as a handle", call.ID())
+	}
+	a := arts[0]
+	size, err := a.ByteLength(ctx)
+	if err != nil {
+		return "", err
+	}
+	lines, err := a.LineCount(ctx)
+	if err != nil {
+		return "", err
+	}
+	kind := a.Kind()
+	if k := KindOf(a); k != nil {
+		kind = k.Name()
+	}
+	var b strings.Builder
+	b.WriteString(handleIntro)
+	b.WriteString("\n\nArtifact metadata:\n- callId: ")
+	b.WriteString(call.ID())
+	b.WriteString("\n- kind: ")
+	b.WriteString(kind)
+	b.WriteString("\n- byteLength: ")
+	b.WriteString(strconv.FormatInt(size, 10))
+	b.WriteString("\n- lineCount: ")
+	b.WriteString(strconv.Itoa(lines))
+	if o.Encoding != "" {
+		n, err := estimateArtifact(ctx, a, o)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString("\n- estimatedTokens: ")
+		b.WriteString(strconv.Itoa(n))
+		b.WriteString(" (encoding: ")
+		b.WriteString(string(o.Encoding))
+		b.WriteString(")")
+	}
+	b.WriteString("\n\n")
+	b.WriteString(strings.Replace(handleInvite, "%s", call.ID(), 1))
+	for _, m := range EffectiveMethods(KindOf(a)) {
+		b.WriteString("\n- ")
+		b.WriteString(m.Tool)
+		if m.Description != "" {
+			b.WriteString(" — ")
+			b.WriteString(m.Description)
+		}
+	}
+	b.WriteString("\n\n")
+	b.WriteString(handleClosing)
+	return b.String(), nil
+}
+
+// EstimateHandleTokens returns the token estimate under enc of exactly the
+// text RenderHandle(ctx, call, opts) renders.
+func EstimateHandleTokens(ctx context.Context, call *forge.ToolCall, enc forge.Encoding, opts *HandleOptions) (int, error) {
+	text, err := RenderHandle(ctx, call, opts)
+	if err != nil {
+		return 0, err
+	}
+	if opts != nil && opts.Estimators != nil {
+		return opts.Estimators.Estimate(text, enc)
+	}
+	return forge.EstimateTokens(text, enc)
+}
+
+func estimateArtifact(ctx context.Context, a forge.Artifact, o HandleOptions) (int, error) {
+	type withEstimators interface {
+		EstimateTokensWith(ctx context.Context, est *forge.Estimators, enc forge.Encoding) (int, error)
+	}
+	if e, ok := a.(withEstimators); ok {
+		return e.EstimateTokensWith(ctx, o.Estimators, o.Encoding)
+	}
+	if e, ok := a.(interface {
+		EstimateTokens(ctx context.Context, enc forge.Encoding) (int, error)
+	}); ok {
+		return e.EstimateTokens(ctx, o.Encoding)
+	}
+	return 0, forge.ErrUnknownTokenEncoding.With(nil, "spooledartifact: artifact %q of kind %s cannot estimate tokens", a.ID(), a.Kind())
+}
+
+// HandleAbove returns a hook that turns a call whose single artifact is
+// larger than threshold bytes into a handle (Inline false), as a changed
+// copy; every other call comes back unchanged. Results stay inline by
+// default: install it (as tool-call middleware in the turn runner) to opt in.
+func HandleAbove(threshold int64) func(ctx context.Context, call *forge.ToolCall) (*forge.ToolCall, error) {
+	return func(ctx context.Context, call *forge.ToolCall) (*forge.ToolCall, error) {
+		if call == nil || !call.Inline() {
+			return call, nil
+		}
+		arts := call.Results().Artifacts()
+		if call.Results().Kind() != forge.ResultArtifacts || len(arts) != 1 || arts[0] == nil {
+			return call, nil
+		}
+		size, err := arts[0].ByteLength(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if size <= threshold {
+			return call, nil
+		}
+		raw := call.Raw()
+		inline := false
+		raw.Inline = &inline
+		return forge.NewToolCall(raw)
+	}
+}

@@ -1,0 +1,179 @@
+package spooledartifact
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"sync"
+)
+
+// LineRanger is an optional Reader capability: stream lines [start, end) in
+// order from one seek, so a range costs what it returns. The readers of this
+// package's stores implement it; Artifact falls back to Reader.Line without it.
+type LineRanger interface {
+	// Lines calls fn for each line in [start, end) (clamped) in order; line
+	// is only valid during the call. It stops at fn's first error and
+	// returns it, and stops with ctx's error when ctx is cancelled.
+	Lines(ctx context.Context, start, end int, fn func(i int, line []byte) error) error
+}
+
+// spoolReader is the Reader of both stores: bytes in memory (data) or in a
+// file (f), plus a sparse line index. It is a snapshot: replacing or
+// deleting the id in the store never changes what it returns.
+type spoolReader struct {
+	data []byte   // in-memory content, nil when f is set
+	f    *os.File // on-disk content
+	idx  lineIndex
+
+	closeOnce sync.Once
+}
+
+var (
+	_ Reader     = (*spoolReader)(nil)
+	_ LineRanger = (*spoolReader)(nil)
+)
+
+func newMemoryReader(data []byte, stride int) *spoolReader {
+	b := newIndexBuilder(stride)
+	_, _ = b.Write(data)
+	return &spoolReader{data: data, idx: b.done()}
+}
+
+func (r *spoolReader) ByteLength() int64 { return r.idx.size }
+func (r *spoolReader) LineCount() int    { return r.idx.lines }
+
+// Close releases the file of an on-disk reader (a no-op in memory). Without
+// it the descriptor is released when the reader is garbage collected.
+func (r *spoolReader) Close() error {
+	var err error
+	r.closeOnce.Do(func() {
+		if r.f != nil {
+			err = r.f.Close()
+		}
+	})
+	return err
+}
+
+// Line returns a copy of line i.
+func (r *spoolReader) Line(ctx context.Context, i int) ([]byte, bool, error) {
+	if i < 0 || i >= r.idx.lines {
+		return nil, false, nil
+	}
+	var out []byte
+	err := r.Lines(ctx, i, i+1, func(_ int, line []byte) error {
+		out = append([]byte{}, line...)
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return out, true, nil
+}
+
+// Open streams the whole content.
+func (r *spoolReader) Open(ctx context.Context) (io.ReadCloser, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if r.f == nil {
+		return io.NopCloser(bytes.NewReader(r.data)), nil
+	}
+	return &fileStream{r: r, sr: io.NewSectionReader(r.f, 0, r.idx.size)}, nil
+}
+
+// fileStream keeps its spoolReader reachable while the stream is in use.
+type fileStream struct {
+	r  *spoolReader
+	sr *io.SectionReader
+}
+
+func (s *fileStream) Read(p []byte) (int, error)              { return s.sr.Read(p) }
+func (s *fileStream) ReadAt(p []byte, off int64) (int, error) { return s.sr.ReadAt(p, off) }
+func (s *fileStream) Close() error                            { return nil }
+
+// Lines streams [start, end) after one index seek.
+func (r *spoolReader) Lines(ctx context.Context, start, end int, fn func(int, []byte) error) error {
+	start = max(start, 0)
+	end = min(end, r.idx.lines)
+	if start >= end {
+		return ctx.Err()
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	line, off := r.idx.checkpoint(start)
+	if r.f == nil {
+		return r.memLines(ctx, line, off, start, end, fn)
+	}
+	return r.fileLines(ctx, line, off, start, end, fn)
+}
+
+func (r *spoolReader) memLines(ctx context.Context, line int, off int64, start, end int, fn func(int, []byte) error) error {
+	rest := r.data[off:]
+	for ; line < end; line++ {
+		q := bytes.IndexByte(rest, '\n')
+		cur := rest
+		if q >= 0 {
+			cur, rest = rest[:q], rest[q+1:]
+		} else {
+			rest = nil
+		}
+		if line < start {
+			continue
+		}
+		if line&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if err := fn(line, cur); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *spoolReader) fileLines(ctx context.Context, line int, off int64, start, end int, fn func(int, []byte) error) error {
+	br := bufio.NewReaderSize(io.NewSectionReader(r.f, off, r.idx.size-off), 16<<10)
+	var long []byte // a line longer than the buffer, assembled
+	for ; line < end; line++ {
+		if line&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		long = long[:0]
+		var cur []byte
+		for {
+			chunk, err := br.ReadSlice('\n')
+			if errors.Is(err, bufio.ErrBufferFull) {
+				if line >= start {
+					long = append(long, chunk...)
+				}
+				continue
+			}
+			if err != nil && err != io.EOF {
+				return err
+			}
+			if len(chunk) > 0 && chunk[len(chunk)-1] == '\n' {
+				chunk = chunk[:len(chunk)-1]
+			}
+			cur = chunk
+			if len(long) > 0 {
+				long = append(long, chunk...)
+				cur = long
+			}
+			break
+		}
+		if line < start {
+			continue
+		}
+		if err := fn(line, cur); err != nil {
+			return err
+		}
+	}
+	return nil
+}
