@@ -1,3 +1,60 @@
 // Package forge defines tools, tool calls, token-counted text and the tool
 // registry: the primitives every other package of the kit builds on.
+//
+// # Tools
+//
+// A [Tool] is a named, described handler whose arguments are validated
+// against a JSON Schema before it runs. Derive the schema from a Go struct
+// with [NewTypedTool] (json tags name properties, a `jsonschema:"..."` tag
+// describes one, fields without omitempty are required, unknown keys are
+// rejected; implement [SchemaCustomizer] for enums, defaults and bounds), or
+// pass a schema document to [NewTool] and receive the validated
+// map[string]any. [NewArtifactTool] builds the inline-text tools that query
+// artifacts. Names must match ^[a-zA-Z0-9_-]{1,64}$, as providers require.
+//
+// Validation never coerces ("5" is not a number). Untyped schemas are
+// followed as written: unknown keys pass unless the schema closes the
+// object with "additionalProperties": false. Empty arguments mean {}.
+// Failures are [ErrInvalidToolArgs] whose [ValidationError] names every bad
+// field in words a model can act on.
+//
+// [Tool.Execute] runs one call: the callId is canonical.Checksum(name, raw
+// args) over the raw arguments; invalid arguments emit no events and never
+// reach the handler; otherwise an [ExecutionObserver] sees start and end
+// events. Handler errors, panics (a [PanicError] with the stack) and the
+// tool's Timeout become [ErrToolDownstreamError] with the cause kept, while
+// cancellation of the caller's context is returned as such. Schemas are
+// resolved once, at construction.
+//
+// # Tool calls
+//
+// A [ToolCall] is the immutable record of one settled invocation, built
+// with [NewToolCall] from a [RawToolCall]. Arguments are always a JSON
+// object; the checksum is a required input ([ToolCall.VerifyChecksum]
+// recomputes it); [Results] hold exactly one of a [Tokenizable], artifacts
+// or media. Inline defaults to true: producers and middleware decide when a
+// result is surfaced as a handle instead. Bad input is
+// [ErrInvalidInitialToolCallValue] naming every field at fault. MarshalJSON
+// writes the persisted form with artifacts and media referenced by id;
+// [UnmarshalToolCall] resolves them through a [ResultResolver] and
+// validates again.
+//
+// # Registry
+//
+// A [Registry] is an ordered, concurrency-safe name → Tool map with a hidden
+// set: [Registry.Visible] and [Registry.Definitions] are what the model is
+// offered. [Merge] combines registries, honouring each tool's OnCollision.
+//
+// # Tokens
+//
+// A [Tokenizable] is text (static, or computed from the dispatch [Scope]
+// by an [Evaluator]) with cached token estimates per [Encoding]: BPE counts
+// for the OpenAI encodings (embedded vocabularies, offline) and
+// ceil(UTF-16 length / 3.5) for claude. Custom encodings go in an
+// [Estimators] set; forge keeps no global mutable state.
+//
+// # Errors
+//
+// Every error is a coded [Error]; branch with errors.Is on the sentinels
+// (ErrInvalidToolArgs, ...) and read details with errors.As.
 package forge

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -144,7 +145,7 @@ func (v *validator) diagnose(args map[string]any, rootErr error) []string {
 	for _, k := range slices.Sorted(mapsKeys(args)) {
 		if r := d.fields[k]; r != nil {
 			if err := r.Validate(args[k]); err != nil {
-				out = append(out, fieldProblem(k, err))
+				out = append(out, quoteStringValue(fieldProblem(k, err), k, args[k]))
 			}
 		}
 	}
@@ -162,6 +163,17 @@ func (v *validator) diagnose(args map[string]any, rootErr error) []string {
 		out = append(out, fieldProblem("", rootErr))
 	}
 	return out
+}
+
+// quoteStringValue quotes a string value in the library's "type: V has
+// type ..." message, so the model sees "2" (a string) rather than 2.
+func quoteStringValue(problem, field string, v any) string {
+	str, ok := v.(string)
+	prefix := field + ": type: " + str + " has type "
+	if !ok || !strings.HasPrefix(problem, prefix) {
+		return problem
+	}
+	return field + ": type: " + strconv.Quote(str) + " has type " + problem[len(prefix):]
 }
 
 func mapsKeys(m map[string]any) func(func(string) bool) {
