@@ -34,6 +34,9 @@ func StringifyJSON(data []byte) (string, error) {
 		return "", err
 	}
 	st.data = data
+	if cap(st.buf) < len(data) {
+		st.buf = make([]byte, 0, len(data)+len(data)/16+16)
+	}
 	st.emit(0)
 	return string(st.buf), nil
 }

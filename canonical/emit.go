@@ -2,7 +2,7 @@ package canonical
 
 import (
 	"bytes"
-	"cmp"
+	"encoding/binary"
 	"crypto/sha256"
 	"hash"
 	"io"
@@ -21,18 +21,56 @@ const (
 )
 
 // member is one object member while its object is being sorted. Its sort key
-// is data[ks:ke] or, for keys that needed decoding, arena[ks:ke].
+// is data[ks:ke] or, for keys that needed decoding, arena[ks:ke]; prefix
+// holds its first eight bytes, big-endian, remapped so that integer order is
+// UTF-16 order (see sortPrefix).
 type member struct {
+	prefix   uint64
 	key, val uint32 // tape indices
 	ks, ke   uint32
 	flags    uint8
 }
 
 const (
-	memberArena    uint8 = 1 << iota // key bytes live in the arena
-	memberASCII                      // key is plain ASCII: byte order is UTF-16 order
-	memberShadowed                   // a later duplicate key wins
+	memberArena     uint8 = 1 << iota // key bytes live in the arena
+	memberASCII                       // key is plain ASCII: byte order is UTF-16 order
+	memberShadowed                    // a later duplicate key wins
+	memberSurrogate                   // key holds a lone surrogate: prefix is not decisive
 )
+
+// sortPrefix packs the first eight bytes of a key into an integer whose
+// order agrees with the UTF-16 order of the keys: UTF-8 byte order is code
+// point order, which differs from UTF-16 order only in putting U+E000-U+FFFF
+// (lead bytes EE, EF) before astral characters (F0-F4), so those two lead
+// bytes are moved above F4. Shorter keys are padded with zero bytes, so equal
+// prefixes are not decisive (and neither are prefixes of keys holding lone
+// surrogates).
+func sortPrefix(buf []byte, off, end uint32, ascii bool) uint64 {
+	var p uint64
+	n := end - off
+	if int(off)+8 <= len(buf) {
+		// Load eight bytes (the key and whatever follows) and keep the key's.
+		p = binary.BigEndian.Uint64(buf[off:])
+		if n < 8 {
+			p &= ^uint64(0) << (8 * (8 - n))
+		}
+	} else {
+		for i := uint32(0); i < 8; i++ {
+			p <<= 8
+			if i < n {
+				p |= uint64(buf[off+i])
+			}
+		}
+	}
+	if !ascii {
+		for shift := 0; shift < 64; shift += 8 {
+			if c := byte(p >> shift); c == 0xee || c == 0xef {
+				p += uint64(0xf5-0xee) << shift
+			}
+		}
+	}
+	return p
+}
 
 // state is the reusable scratch of one canonicalisation. Not shared between
 // goroutines; pooled.
@@ -124,7 +162,12 @@ func (st *state) emit(i uint32) uint32 {
 			if j != i+1 {
 				st.buf = append(st.buf, ',')
 			}
-			j = st.emit(j)
+			if e := st.tape[j]; e.flags&flagCopy != 0 && e.end-e.start < flushSize {
+				st.buf = append(st.buf, st.data[e.start:e.end]...) // canonical scalar
+				j++
+			} else {
+				j = st.emit(j)
+			}
 			st.maybeFlush()
 		}
 		st.buf = append(st.buf, ']')
@@ -160,6 +203,12 @@ func (st *state) keyText(m *member) []byte {
 }
 
 func (st *state) compareMembers(a, b *member) int {
+	if a.prefix != b.prefix && (a.flags|b.flags)&memberSurrogate == 0 {
+		if a.prefix < b.prefix {
+			return -1
+		}
+		return 1
+	}
 	ka, kb := st.keyText(a), st.keyText(b)
 	if a.flags&b.flags&memberASCII != 0 {
 		return bytes.Compare(ka, kb)
@@ -167,10 +216,19 @@ func (st *state) compareMembers(a, b *member) int {
 	return compareKeys(ka, kb)
 }
 
+// less orders members by key, duplicates in document order.
+func (st *state) less(a, b *member) bool {
+	if c := st.compareMembers(a, b); c != 0 {
+		return c < 0
+	}
+	return a.key < b.key
+}
+
 // emitObject writes the object at tape[i] (its subtree ends at end) with its
 // members in UTF-16 key order, the last of duplicate keys winning.
 func (st *state) emitObject(i, end uint32) {
 	base, arenaBase := len(st.members), len(st.arena)
+	sorted := true
 	for j := i + 1; j < end; {
 		kn := st.tape[j]
 		m := member{key: j, val: j + 1, ks: kn.start + 1, ke: kn.end - 1}
@@ -179,27 +237,41 @@ func (st *state) emitObject(i, end uint32) {
 			ks := len(st.arena)
 			st.arena = appendDecodedKey(st.arena, st.data[m.ks:m.ke])
 			m.ks, m.ke, m.flags = uint32(ks), uint32(len(st.arena)), memberArena
+			if bytes.IndexByte(st.arena[ks:], 0xed) >= 0 {
+				m.flags |= memberSurrogate // maybe; the full comparison decides
+			}
+			m.prefix = sortPrefix(st.arena, m.ks, m.ke, false)
 		case kn.flags&flagASCII != 0:
 			m.flags = memberASCII
+			m.prefix = sortPrefix(st.data, m.ks, m.ke, true)
+		default:
+			m.prefix = sortPrefix(st.data, m.ks, m.ke, false)
+		}
+		if sorted && len(st.members) > base && st.compareMembers(&st.members[len(st.members)-1], &m) >= 0 {
+			sorted = false
 		}
 		st.members = append(st.members, m)
 		j = st.next(j + 1)
 	}
 	ms := st.members[base:]
-	sorted := true
-	for k := 1; k < len(ms); k++ {
-		if st.compareMembers(&ms[k-1], &ms[k]) >= 0 {
-			sorted = false
-			break
-		}
-	}
 	if !sorted {
-		slices.SortFunc(ms, func(a, b member) int {
-			if c := st.compareMembers(&a, &b); c != 0 {
-				return c
+		if len(ms) <= 16 {
+			for k := 1; k < len(ms); k++ {
+				for l := k; l > 0 && st.less(&ms[l], &ms[l-1]); l-- {
+					ms[l], ms[l-1] = ms[l-1], ms[l]
+				}
 			}
-			return cmp.Compare(a.key, b.key) // duplicates in document order
-		})
+		} else {
+			slices.SortFunc(ms, func(a, b member) int {
+				switch {
+				case a.key == b.key:
+					return 0
+				case st.less(&a, &b):
+					return -1
+				}
+				return 1
+			})
+		}
 		for k := 1; k < len(ms); k++ {
 			if st.compareMembers(&ms[k-1], &ms[k]) == 0 {
 				ms[k-1].flags |= memberShadowed
@@ -219,9 +291,17 @@ func (st *state) emitObject(i, end uint32) {
 			st.buf = append(st.buf, ',')
 		}
 		first = false
-		st.emitString(st.tape[m.key])
+		if kn := st.tape[m.key]; kn.flags&flagCopy != 0 && kn.end-kn.start < flushSize {
+			st.buf = append(st.buf, st.data[kn.start:kn.end]...)
+		} else {
+			st.emitString(kn)
+		}
 		st.buf = append(st.buf, ':')
-		st.emit(m.val)
+		if e := st.tape[m.val]; e.flags&flagCopy != 0 && e.end-e.start < flushSize {
+			st.buf = append(st.buf, st.data[e.start:e.end]...) // canonical scalar
+		} else {
+			st.emit(m.val)
+		}
 		st.maybeFlush()
 	}
 	st.buf = append(st.buf, '}')

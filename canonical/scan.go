@@ -19,9 +19,9 @@ const (
 	kindObject
 )
 
-// String and number flags.
+// Scalar flags.
 const (
-	flagCopy    uint8 = 1 << iota // the raw literal is already canonical
+	flagCopy    uint8 = 1 << iota // the raw text is already canonical (strings, numbers, literals)
 	flagEscaped                   // string contains a backslash
 	flagASCII                     // string body is pure ASCII
 	flagInvalid                   // string contains invalid UTF-8
@@ -63,6 +63,9 @@ func (st *state) parse(data []byte, maxDepth int) error {
 		return fmt.Errorf("%w: document larger than 4 GiB", ErrLimit)
 	}
 	tape := st.tape[:0]
+	if est := len(data)/6 + 16; cap(tape) < est {
+		tape = make([]node, 0, est) // one allocation rather than a doubling series
+	}
 	stack := st.stack[:0]
 	defer func() { st.tape, st.stack = tape, stack[:0] }()
 	i := skipSpace(data, 0)
@@ -81,7 +84,11 @@ func (st *state) parse(data []byte, maxDepth int) error {
 			if c == '{' {
 				kind, closer = kindObject, '}'
 			}
-			stack = append(stack, uint32(len(tape)))
+			open := uint32(len(tape)) << 1 // low bit: is an object
+			if kind == kindObject {
+				open |= 1
+			}
+			stack = append(stack, open)
 			tape = append(tape, node{start: uint32(i), kind: kind})
 			i = skipSpace(data, i+1)
 			if i < len(data) && data[i] == closer {
@@ -111,7 +118,7 @@ func (st *state) parse(data []byte, maxDepth int) error {
 			if len(data)-i < len(lit) || string(data[i:i+len(lit)]) != lit {
 				return syntaxError(data, i, "expecting a value")
 			}
-			tape = append(tape, node{start: uint32(i), end: uint32(i + len(lit)), kind: kind})
+			tape = append(tape, node{start: uint32(i), end: uint32(i + len(lit)), kind: kind, flags: flagCopy})
 			i += len(lit)
 		default:
 			if c != '-' && (c < '0' || c > '9') {
@@ -141,7 +148,7 @@ func (st *state) parse(data []byte, maxDepth int) error {
 				return syntaxError(data, i, "unterminated container")
 			}
 			top := stack[len(stack)-1]
-			isObject := tape[top].kind == kindObject
+			isObject := top&1 != 0
 			if data[i] == ',' {
 				i = skipSpace(data, i+1)
 				if isObject {
@@ -156,7 +163,7 @@ func (st *state) parse(data []byte, maxDepth int) error {
 				return syntaxError(data, i, "expecting ',' or a closing bracket")
 			}
 			stack = stack[:len(stack)-1]
-			tape[top].end = uint32(len(tape))
+			tape[top>>1].end = uint32(len(tape))
 			i++
 		}
 	}
@@ -245,6 +252,15 @@ func scanString(data []byte, i int) (int, uint8, error) {
 			return i, 0, syntaxError(data, i, "control character in string")
 		case c >= utf8.RuneSelf:
 			flags &^= flagASCII
+			// Common well-formed two- and three-byte sequences inline.
+			if c >= 0xc2 && c <= 0xdf && i+1 < n && data[i+1]&0xc0 == 0x80 {
+				i += 2
+				continue
+			}
+			if c >= 0xe1 && c <= 0xef && c != 0xed && i+2 < n && data[i+1]&0xc0 == 0x80 && data[i+2]&0xc0 == 0x80 {
+				i += 3
+				continue
+			}
 			r, size := utf8.DecodeRune(data[i:])
 			if r == utf8.RuneError && size == 1 {
 				flags = (flags | flagInvalid) &^ flagCopy

@@ -33,6 +33,7 @@ type mapKey struct {
 var (
 	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+	jsonNumberType    = reflect.TypeFor[json.Number]()
 )
 
 // enter records a container on the current path; leave must follow.
@@ -252,6 +253,9 @@ func (st *state) reflectValue(v reflect.Value, depth int) error {
 		return nil
 	}
 	t := v.Type()
+	if t == jsonNumberType {
+		return st.number(v.String())
+	}
 	if t.Implements(jsonMarshalerType) || t.Implements(textMarshalerType) {
 		return st.viaJSON(v.Interface(), depth)
 	}

@@ -1,0 +1,115 @@
+package canonical_test
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"testing"
+
+	"github.com/ebbforge/adk/canonical"
+)
+
+// benchDoc deterministically builds a JSON argument document of about size
+// bytes: an object holding an array of records with strings (some needing
+// escapes), integers, decimals, booleans, nulls and nested objects, with keys
+// deliberately out of order.
+func benchDoc(size int) []byte {
+	b := []byte(`{"query":"find \"recent\" orders","records":[`)
+	seed := uint32(1)
+	rnd := func() uint32 { // xorshift32
+		seed ^= seed << 13
+		seed ^= seed >> 17
+		seed ^= seed << 5
+		return seed
+	}
+	words := []string{"alpha", "beta", "gamma", "delta", "émigré", "naïve", "東京", "path/to/file", "line\\nbreak", "tab\\tstop"}
+	for i := 0; len(b) < size-200; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = fmt.Appendf(b, `{"id":%d,"name":"%s %s","score":%d.%02d,"ratio":%s,"active":%t,"tags":["%s","%s"],`,
+			rnd()%1000000, words[rnd()%10], words[rnd()%10], rnd()%1000, rnd()%100,
+			strconv.FormatFloat(float64(rnd())/float64(1<<32), 'g', -1, 64), rnd()%2 == 0, words[rnd()%10], words[rnd()%10])
+		b = fmt.Appendf(b, `"address":{"street":"%d %s Street","city":"%s","zip":"%05d","geo":{"lon":%d.%06d,"lat":-%d.%06d}},"note":null,"count":%d}`,
+			rnd()%9999, words[rnd()%10], words[rnd()%10], rnd()%100000, rnd()%180, rnd()%1000000, rnd()%90, rnd()%1000000, rnd()%100)
+	}
+	return append(b, `],"limit":100}`...)
+}
+
+var benchSizes = []struct {
+	name string
+	size int
+}{{"1KB", 1 << 10}, {"100KB", 100 << 10}, {"10MB", 10 << 20}}
+
+func BenchmarkChecksumJSON(b *testing.B) {
+	for _, s := range benchSizes {
+		doc := benchDoc(s.size)
+		b.Run(s.name, func(b *testing.B) {
+			b.SetBytes(int64(len(doc)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := canonical.Checksum("search_orders", json.RawMessage(doc)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkStringifyJSON(b *testing.B) {
+	for _, s := range benchSizes {
+		doc := benchDoc(s.size)
+		b.Run(s.name, func(b *testing.B) {
+			b.SetBytes(int64(len(doc)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := canonical.StringifyJSON(doc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkWriteJSON(b *testing.B) {
+	doc := benchDoc(10 << 20)
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := canonical.WriteJSON(io.Discard, doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkChecksumValue hashes the encoding/json decoding of the documents.
+func BenchmarkChecksumValue(b *testing.B) {
+	for _, s := range benchSizes[:2] {
+		var v any
+		doc := benchDoc(s.size)
+		if err := json.Unmarshal(doc, &v); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(s.name, func(b *testing.B) {
+			b.SetBytes(int64(len(doc)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := canonical.Checksum("search_orders", v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkSHA256 is the floor: hashing the same 10 MB without canonicalising.
+func BenchmarkSHA256(b *testing.B) {
+	doc := benchDoc(10 << 20)
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		sha256.Sum256(doc)
+	}
+}

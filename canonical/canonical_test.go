@@ -1,0 +1,332 @@
+package canonical_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ebbforge/adk/canonical"
+)
+
+func TestStringifyJSON(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"sorted keys", `{"b":1,"a":2}`, `{"a":2,"b":1}`},
+		{"whitespace", " \t\r\n{ \"a\" : [ 1 , 2 ] }\n ", `{"a":[1,2]}`},
+		{"duplicate last wins", `{"a":1,"b":2,"a":3}`, `{"a":3,"b":2}`},
+		{"duplicate thrice", `{"a":1,"a":{"x":1},"a":[2]}`, `{"a":[2]}`},
+		{"nested duplicate", `{"o":{"k":1,"k":2},"o2":[{"z":0,"z":null}]}`, `{"o":{"k":2},"o2":[{"z":null}]}`},
+		{"utf16 order astral before E000", `{"\uE000":1,"😀":2,"\uFFFF":3,"a":4}`, "{\"a\":4,\"😀\":2,\"\ue000\":1,\"\uffff\":3}"},
+		{"utf16 order lone surrogates", `{"\udc00":1,"😀":2,"\ud83d":3,"\ud83dx":4}`, `{"\ud83d":3,"\ud83dx":4,"😀":2,"\udc00":1}`},
+		{"integer keys sort as strings", `{"10":1,"2":2,"1":3}`, `{"1":3,"10":1,"2":2}`},
+		{"proto key", `{"__proto__":1,"a":2}`, `{"__proto__":1,"a":2}`},
+		{"escapes", `"\u0041\/\b\t\n\f\r\u0000\u001F\u007f\u2028\"\\"`, "\"A/\\b\\t\\n\\f\\r\\u0000\\u001f\x7f\u2028\\\"\\\\\""},
+		{"html stays literal", `"<a href='x'>&amp;</a>"`, `"<a href='x'>&amp;</a>"`},
+		{"surrogate pair escape", `"\ud83d\ude00\uD83D\uDE00"`, `"😀😀"`},
+		{"lone surrogates", `["\ud800","\uDFFF","\ud800\u0041","\ude00\ud83d"]`, `["\ud800","\udfff","\ud800A","\ude00\ud83d"]`},
+		{"invalid utf8 replaced", "\"a\xe2\x82b\xffc\xed\xa0\x80\"", "\"a\uFFFDb\uFFFDc\uFFFD\uFFFD\uFFFD\""},
+		{"invalid utf8 key", "{\"\xff\":1,\"\xfe\":2}", "{\"\uFFFD\":2}"},
+		{"literals", `[true,false,null]`, `[true,false,null]`},
+		{"empty containers", `[{},[], {  } ,[ ]]`, `[{},[],{},[]]`},
+		{"numbers", `[0,-0,0.0,1.0,1.50,1e2,1E+2,0.1e1,-1e-7,1e-6,0.000001,1e21,1e20,123456789012345678,1e400,-1e400,5e-324,1e-400]`,
+			`[0,0,0,1,1.5,100,100,1,-1e-7,0.000001,0.000001,1e+21,100000000000000000000,123456789012345680,null,null,5e-324,0]`},
+		{"large integers", `[9007199254740993,18446744073709551615,1152921504606846976]`,
+			`[9007199254740992,18446744073709552000,1152921504606847000]`},
+		{"string top level", `"x"`, `"x"`},
+		{"number top level", ` 12.50 `, `12.5`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := canonical.StringifyJSON([]byte(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("StringifyJSON(%q) mismatch (-want +got):\n%s", tt.in, diff)
+			}
+			again, err := canonical.StringifyJSON([]byte(got))
+			if err != nil || again != got {
+				t.Errorf("not a fixed point: %q -> %q, %v", got, again, err)
+			}
+			app, err := canonical.AppendJSON([]byte("prefix:"), []byte(tt.in))
+			if err != nil || string(app) != "prefix:"+tt.want {
+				t.Errorf("AppendJSON = %q, %v", app, err)
+			}
+		})
+	}
+}
+
+func TestStringifyJSONInvalid(t *testing.T) {
+	inputs := []string{
+		"", " ", "{", "[1,]", `{"a":1,}`, `{a:1}`, "01", "-", "1.", ".5", "+1", "1e", "NaN", "tru",
+		`"\x41"`, `"\u12"`, "\"a\tb\"", `{"a":1}{}`, "1 2", "\ufeff{}", "\u00a0{}", `[1}`, `{"a":1]`,
+		`"unterminated`, `"\`, "[" + strings.Repeat(" ", 3), "\xff", `{"a" 1}`, `{"a":}`,
+	}
+	for _, in := range inputs {
+		t.Run(in, func(t *testing.T) {
+			got, err := canonical.StringifyJSON([]byte(in))
+			if !errors.Is(err, canonical.ErrInvalidJSON) {
+				t.Fatalf("StringifyJSON(%q) = %q, %v; want ErrInvalidJSON", in, got, err)
+			}
+			var w bytes.Buffer
+			if err := canonical.WriteJSON(&w, []byte(in)); err == nil || w.Len() != 0 {
+				t.Fatalf("WriteJSON wrote %q, err %v", w.String(), err)
+			}
+			dst, err := canonical.AppendJSON([]byte("keep"), []byte(in))
+			if err == nil || string(dst) != "keep" {
+				t.Fatalf("AppendJSON = %q, %v", dst, err)
+			}
+		})
+	}
+}
+
+func TestDepthLimit(t *testing.T) {
+	deep := func(n int) []byte {
+		return []byte(strings.Repeat("[", n) + strings.Repeat("]", n))
+	}
+	if _, err := canonical.StringifyJSON(deep(canonical.MaxDepth)); err != nil {
+		t.Fatalf("MaxDepth levels: %v", err)
+	}
+	if _, err := canonical.StringifyJSON(deep(canonical.MaxDepth + 1)); !errors.Is(err, canonical.ErrLimit) {
+		t.Fatalf("MaxDepth+1 levels: %v, want ErrLimit", err)
+	}
+	// The checksum wraps args in one more object.
+	if _, err := canonical.ChecksumJSON("t", deep(canonical.MaxDepth)); !errors.Is(err, canonical.ErrLimit) {
+		t.Fatalf("checksum of MaxDepth levels: %v, want ErrLimit", err)
+	}
+	// Absurd nesting must neither crash nor be slow.
+	if _, err := canonical.StringifyJSON(deep(5_000_000)); !errors.Is(err, canonical.ErrLimit) {
+		t.Fatalf("5M levels: %v, want ErrLimit", err)
+	}
+	objs := strings.Repeat(`{"a":`, canonical.MaxDepth) + "1" + strings.Repeat("}", canonical.MaxDepth)
+	if got, err := canonical.StringifyJSON([]byte(objs)); err != nil || got != objs {
+		t.Fatalf("deep objects: %v", err)
+	}
+}
+
+func TestChecksum(t *testing.T) {
+	raw := `{"b":[1,2.50,{"y":null,"x":"\u00e9"}],"a":true}`
+	canon := `{"a":true,"b":[1,2.5,{"x":"é","y":null}]}`
+	want := sha256.Sum256([]byte(`{"args":` + canon + `,"tool":"get_weather"}`))
+	wantHex := hex.EncodeToString(want[:])
+
+	var decoded any
+	if err := json.Unmarshal([]byte(raw), &decoded); err != nil {
+		t.Fatal(err)
+	}
+	type args struct {
+		B []any `json:"b"`
+		A bool  `json:"a"`
+	}
+	cases := map[string]any{
+		"RawMessage": json.RawMessage(raw),
+		"bytes":      []byte(raw),
+		"decoded":    decoded,
+		"struct":     args{A: true, B: []any{1, 2.5, map[string]any{"x": "é", "y": nil}}},
+		"pointer":    &args{A: true, B: []any{int8(1), float32(2.5), map[string]*int{"y": nil, "x": nil}}},
+	}
+	cases["pointer"].(*args).B[2] = map[string]any{"x": "é", "y": json.RawMessage(" null ")}
+	for name, a := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := canonical.Checksum("get_weather", a)
+			if err != nil || got != wantHex {
+				t.Fatalf("Checksum = %s, %v; want %s", got, err, wantHex)
+			}
+		})
+	}
+	got, err := canonical.ChecksumJSON("get_weather", []byte(raw))
+	if err != nil || got != wantHex {
+		t.Fatalf("ChecksumJSON = %s, %v", got, err)
+	}
+	// The tool name is escaped like any string; invalid UTF-8 becomes U+FFFD.
+	a, _ := canonical.Checksum("a\"\n\xff", nil)
+	b := sha256.Sum256([]byte(`{"args":null,"tool":"a\"\n` + "\uFFFD" + `"}`))
+	if a != hex.EncodeToString(b[:]) {
+		t.Fatalf("tool escaping: %s", a)
+	}
+}
+
+type textKey string
+
+func (k textKey) MarshalText() ([]byte, error) { return []byte("T" + string(k)), nil }
+
+type myInt int
+
+type cyclic struct {
+	Self *cyclic `json:"self"`
+}
+
+func TestStringify(t *testing.T) {
+	var nilMap map[string]any
+	var nilPtr *int
+	answer := 42
+	tests := []struct {
+		name string
+		in   any
+		want string
+	}{
+		{"nil", nil, "null"},
+		{"bools", []bool{true, false}, "[true,false]"},
+		{"ints", []any{int8(-8), int16(16), int32(-32), int64(1 << 62), uint(7), uint8(8), uint16(16), uint32(32), uint64(1<<64 - 1), myInt(3)},
+			"[-8,16,-32,4611686018427388000,7,8,16,32,18446744073709552000,3]"},
+		{"floats", []any{0.1, -0.0, math.NaN(), math.Inf(1), math.Inf(-1), 1e21, 1e-7, float32(0.1), float32(16777217)},
+			"[0.1,0,null,null,null,1e+21,1e-7,0.1,16777216]"},
+		{"json.Number", []json.Number{"1.50", "-0", "1e400", ""}, "[1.5,0,null,0]"},
+		{"strings", []string{"<&>", "\u2028", "\x7f", "a\xffb", "\x00"}, `["<&>","` + "\u2028" + `","` + "\x7f" + `","a` + "\uFFFD" + `b","\u0000"]`},
+		{"map sorted", map[string]int{"b": 1, "a": 2, "😀": 3, "\uE000": 4}, `{"a":2,"b":1,"😀":3,"` + "\uE000" + `":4}`},
+		{"named map key kind string", map[textKey]int{"x": 1}, `{"x":1}`},
+		{"nil map", nilMap, "null"},
+		{"nil slice", []int(nil), "null"},
+		{"nil pointer", nilPtr, "null"},
+		{"pointer", &answer, "42"},
+		{"array", [3]uint8{1, 2, 3}, "[1,2,3]"},
+		{"bytes as base64", []byte("hi"), `"aGk="`},
+		{"raw message", map[string]any{"r": json.RawMessage(`{"z":1,"a":[1.0]}`)}, `{"r":{"a":[1],"z":1}}`},
+		{"nil raw message", json.RawMessage(nil), "null"},
+		{"struct", struct {
+			Z int    `json:"z"`
+			A string `json:"a,omitempty"`
+			H string `json:"-"`
+		}{Z: 1, H: "hidden"}, `{"z":1}`},
+		{"time", time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), `"2024-01-02T03:04:05Z"`},
+		{"text marshaler", textKey("v"), `"Tv"`},
+		{"invalid utf8 keys collapse deterministically", map[string]int{"\xff": 1, "\xfe": 2}, "{\"\uFFFD\":1}"},
+		{"shared non-cyclic", func() any { s := []any{1}; return []any{s, s, map[string]any{"s": s}} }(), `[[1],[1],{"s":[1]}]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := canonical.Stringify(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Stringify mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestStringifyErrors(t *testing.T) {
+	selfMap := map[string]any{}
+	selfMap["me"] = selfMap
+	selfSlice := []any{nil}
+	selfSlice[0] = selfSlice
+	var selfIface any
+	selfIface = &selfIface
+	selfStruct := &cyclic{}
+	selfStruct.Self = selfStruct
+	mixed := map[string]any{}
+	mixed["s"] = []any{struct{ M map[string]any }{M: mixed}}
+
+	tests := []struct {
+		name string
+		in   any
+		want error
+	}{
+		{"channel", make(chan int), canonical.ErrUnsupportedType},
+		{"func", func() {}, canonical.ErrUnsupportedType},
+		{"complex", complex(1, 2), canonical.ErrUnsupportedType},
+		{"int keys", map[int]string{1: "a"}, canonical.ErrUnsupportedType},
+		{"nested channel", map[string]any{"c": []any{make(chan int)}}, canonical.ErrUnsupportedType},
+		{"struct with NaN", struct{ F float64 }{math.NaN()}, canonical.ErrUnsupportedType},
+		{"bad json.Number", json.Number("1.2.3"), canonical.ErrInvalidJSON},
+		{"bad raw", json.RawMessage(`{"a"`), canonical.ErrInvalidJSON},
+		{"self map", selfMap, canonical.ErrCycle},
+		{"self slice", selfSlice, canonical.ErrCycle},
+		{"self pointer", selfIface, canonical.ErrCycle},
+		{"self struct", selfStruct, canonical.ErrCycle},
+		{"cycle through struct", mixed, canonical.ErrCycle},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := canonical.Stringify(tt.in)
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("Stringify = %q, %v; want %v", got, err, tt.want)
+			}
+			if sum, err := canonical.Checksum("t", tt.in); !errors.Is(err, tt.want) || sum != "" {
+				t.Fatalf("Checksum = %q, %v; want %v", sum, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestDeepGoValue checks the depth limit on Go values.
+func TestDeepGoValue(t *testing.T) {
+	var v any = 1
+	for range canonical.MaxDepth {
+		v = []any{v}
+	}
+	if _, err := canonical.Stringify(v); err != nil {
+		t.Fatalf("MaxDepth levels: %v", err)
+	}
+	if _, err := canonical.Stringify([]any{v}); !errors.Is(err, canonical.ErrLimit) {
+		t.Fatalf("MaxDepth+1 levels: %v, want ErrLimit", err)
+	}
+}
+
+// TestLargeStreaming exercises chunked output (spans longer than the chunk).
+func TestLargeStreaming(t *testing.T) {
+	long := strings.Repeat("abcdefgh", 20000)
+	doc := []byte(`{"z":"` + long + `","a":[` + strings.Repeat(`"`+long[:100]+`",`, 2000) + `1]}`)
+	want, err := canonical.StringifyJSON(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w bytes.Buffer
+	if err := canonical.WriteJSON(&w, doc); err != nil || w.String() != want {
+		t.Fatalf("WriteJSON differs from StringifyJSON (err %v)", err)
+	}
+	sum := sha256.Sum256([]byte(`{"args":` + want + `,"tool":"t"}`))
+	if got, err := canonical.ChecksumJSON("t", doc); err != nil || got != hex.EncodeToString(sum[:]) {
+		t.Fatalf("ChecksumJSON = %s, %v", got, err)
+	}
+}
+
+type failWriter struct{ n int }
+
+func (f *failWriter) Write(p []byte) (int, error) {
+	f.n++
+	return 0, errors.New("boom")
+}
+
+func TestWriteJSONWriterError(t *testing.T) {
+	doc := []byte(`[` + strings.Repeat(`"`+strings.Repeat("x", 1000)+`",`, 100) + `1]`)
+	w := &failWriter{}
+	if err := canonical.WriteJSON(w, doc); err == nil || err.Error() != "boom" {
+		t.Fatalf("err = %v, want the writer's error", err)
+	}
+	if w.n != 1 {
+		t.Fatalf("writer called %d times after failing, want 1", w.n)
+	}
+}
+
+func TestConcurrent(t *testing.T) {
+	vs := loadVectors(t, "vectors.jsonl")
+	done := make(chan struct{})
+	for g := 0; g < 4; g++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for _, v := range vs {
+				if v.Error {
+					continue
+				}
+				if got, err := canonical.ChecksumJSON(v.Tool, v.input(t)); err != nil || got != v.Checksum {
+					t.Errorf("concurrent ChecksumJSON mismatch for %q", v.ArgsJSON)
+					return
+				}
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+}
