@@ -38,7 +38,9 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (Di
 	em.send(DispatchStart{TurnID: tc.id, DispatchID: dc.ID(), StartedAt: start})
 	iterations := 0
 	var finalReason string // set when the next iteration must be the final one
+	reported := false
 	fail := func(it int, err error) {
+		reported = true
 		r.emitError(em, dc.ID(), it, err)
 		if !dc.IsSignalled() {
 			_ = dc.Nack(err)
@@ -121,6 +123,9 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (Di
 		status = DispatchAck
 	case dc.NackErr() != nil:
 		status, derr = DispatchNack, dc.NackErr()
+		if !reported { // an explicit Nack from middleware is an error too
+			r.emitError(em, dc.ID(), dc.Iteration(), derr)
+		}
 	default:
 		derr = context.Cause(ctx)
 	}

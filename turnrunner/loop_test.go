@@ -1,0 +1,275 @@
+package turnrunner_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm/scripted"
+	"github.com/ebbforge/adk/turnrunner"
+)
+
+func TestLoopGuardRepeatThenFinalize(t *testing.T) {
+	var execs atomic.Int32
+	echo := textTool(t, "echo", func(ctx context.Context, args map[string]any) (string, error) {
+		execs.Add(1)
+		return "the weather is sunny", nil
+	}, nil)
+	// A stubborn model: repeats the same call until tools are withdrawn.
+	m := scripted.NewFunc(func(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) {
+		if req.Final {
+			return scripted.Say("It is sunny."), nil
+		}
+		return scripted.Use(scripted.Call{Name: "echo", Args: `{"q":"weather"}`}), nil
+	})
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, Loop: dispatch.LoopPolicy{MaxIdenticalCalls: 2}})
+	evs := run(t, r, turnrunner.Input{TurnID: "lg", Prompt: "weather?"})
+	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+		t.Fatalf("TurnEnd %+v", end)
+	}
+	if got := execs.Load(); got != 2 {
+		t.Errorf("tool executed %d times, want 2", got)
+	}
+	var decisions []dispatch.LoopDecision
+	for _, g := range ofType[turnrunner.LoopGuard](evs) {
+		decisions = append(decisions, g.Decision)
+	}
+	if d := cmp.Diff([]dispatch.LoopDecision{dispatch.LoopBlockedRepeat, dispatch.LoopFinalize}, decisions); d != "" {
+		t.Errorf("decisions (-want +got):\n%s", d)
+	}
+	calls := storedCalls(t, r, "lg")
+	if len(calls) != 4 {
+		t.Fatalf("%d stored calls, want 4", len(calls))
+	}
+	blocked := resultText(t, calls[2])
+	for _, w := range []string{"already called echo", "2 time(s)", "the weather is sunny", "E_LOOP_GUARD_REPEATED_TOOL_CALL"} {
+		if !strings.Contains(blocked, w) {
+			t.Errorf("blocked text %q lacks %q", blocked, w)
+		}
+	}
+	reqs := m.Requests()
+	final := reqs[len(reqs)-1]
+	if !final.Final || len(final.Tools) != 0 {
+		t.Errorf("final request: Final %v, %d tools", final.Final, len(final.Tools))
+	}
+	note := final.Timeline[len(final.Timeline)-1].Message
+	if note == nil || !strings.Contains(note.Text(), "Do not call any tools") {
+		t.Errorf("final request lacks the note: %+v", note)
+	}
+	if de := ofType[turnrunner.DispatchEnd](evs); de[0].Status != turnrunner.DispatchAck || de[0].Iterations != 5 {
+		t.Errorf("DispatchEnd %+v", de[0])
+	}
+}
+
+func TestLoopGuardIterationLimitAndPerTool(t *testing.T) {
+	var n atomic.Int32
+	echo := textTool(t, "echo", func(ctx context.Context, args map[string]any) (string, error) { return "x", nil }, nil)
+	m := scripted.NewFunc(func(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) {
+		if req.Final {
+			return scripted.Say("giving up"), nil
+		}
+		n.Add(1)
+		return scripted.Use(scripted.Call{Name: "echo", Args: `{"q":"same"}`}), nil // identical, but exempt
+	})
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, Loop: dispatch.LoopPolicy{
+		MaxIterations: 4, MaxIdenticalCalls: 1, PerTool: map[string]dispatch.ToolLoopPolicy{"echo": {Disabled: true}}}})
+	evs := run(t, r, turnrunner.Input{Prompt: "go"})
+	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+		t.Fatalf("TurnEnd %+v", end)
+	}
+	g := ofType[turnrunner.LoopGuard](evs)
+	if len(g) != 1 || g[0].Decision != dispatch.LoopIterationLimit || g[0].Iteration != 3 {
+		t.Errorf("LoopGuard events %+v", g)
+	}
+	if n.Load() != 3 || m.Calls() != 4 {
+		t.Errorf("tool iterations %d, model calls %d", n.Load(), m.Calls())
+	}
+}
+
+func TestPipelines(t *testing.T) {
+	var log []string
+	rec := func(s string) { log = append(log, s) }
+	turnMW := func(name string) turnrunner.TurnMiddleware {
+		return func(ctx context.Context, tc *turnrunner.TurnContext, next turnrunner.Next) error {
+			rec(name + ">")
+			err := next(ctx)
+			rec("<" + name)
+			return err
+		}
+	}
+	dispMW := func(name string) turnrunner.DispatchMiddleware {
+		return func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error {
+			rec(fmt.Sprintf("%s%d>", name, dc.Iteration()))
+			err := next(ctx)
+			rec(fmt.Sprintf("<%s%d", name, dc.Iteration()))
+			return err
+		}
+	}
+	echo := textTool(t, "echo", func(ctx context.Context, args map[string]any) (string, error) { return "x", nil }, nil)
+	m := scripted.New(scripted.Use(scripted.Call{Name: "echo", Args: `{}`}), scripted.Say("done"))
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo},
+		TurnInput: []turnrunner.TurnMiddleware{turnMW("A"), turnMW("B")}, TurnOutput: []turnrunner.TurnMiddleware{turnMW("Z")},
+		DispatchInput: []turnrunner.DispatchMiddleware{dispMW("i")}, DispatchOutput: []turnrunner.DispatchMiddleware{dispMW("o")}})
+	evs := run(t, r, turnrunner.Input{Prompt: "go"})
+	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+		t.Fatalf("TurnEnd %+v", end)
+	}
+	want := []string{"A>", "B>", "<B", "<A", "i0>", "<i0", "o0>", "<o0", "i1>", "<i1", "o1>", "<o1", "Z>", "<Z"}
+	if d := cmp.Diff(want, log); d != "" {
+		t.Errorf("order (-want +got):\n%s", d)
+	}
+}
+
+func TestPipelineFailures(t *testing.T) {
+	stop := func(ctx context.Context, tc *turnrunner.TurnContext, next turnrunner.Next) error { return nil }
+	fail := func(ctx context.Context, tc *turnrunner.TurnContext, next turnrunner.Next) error { return errors.New("nope") }
+	dstop := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error { return nil }
+	dfail := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error { panic("bad middleware") }
+	nack := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error {
+		_ = dc.Nack(errors.New("refused"))
+		return next(ctx)
+	}
+	tests := []struct {
+		name string
+		opts turnrunner.Options
+		want error
+		text string
+	}{
+		{"turn input short-circuit", turnrunner.Options{TurnInput: []turnrunner.TurnMiddleware{stop}}, turnrunner.ErrShortCircuited, "turn-input"},
+		{"turn input error", turnrunner.Options{TurnInput: []turnrunner.TurnMiddleware{fail}}, turnrunner.ErrInputPipeline, "nope"},
+		{"turn output short-circuit", turnrunner.Options{TurnOutput: []turnrunner.TurnMiddleware{stop}}, turnrunner.ErrShortCircuited, "turn-output"},
+		{"turn output error", turnrunner.Options{TurnOutput: []turnrunner.TurnMiddleware{fail}}, turnrunner.ErrOutputPipeline, "nope"},
+		{"dispatch input short-circuit", turnrunner.Options{DispatchInput: []turnrunner.DispatchMiddleware{dstop}}, turnrunner.ErrShortCircuited, "dispatch-input"},
+		{"dispatch output panic", turnrunner.Options{DispatchOutput: []turnrunner.DispatchMiddleware{dfail}}, turnrunner.ErrDispatchPipeline, "bad middleware"},
+		{"dispatch input nack", turnrunner.Options{DispatchInput: []turnrunner.DispatchMiddleware{nack}}, nil, "refused"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := scripted.New(scripted.Say("hi"))
+			r := newRunner(t, m, &tt.opts)
+			evs := run(t, r, turnrunner.Input{Prompt: "go"})
+			end := turnEnd(t, evs)
+			if end.Status != turnrunner.TurnFailed || end.Err == nil || !strings.Contains(end.Err.Error(), tt.text) {
+				t.Fatalf("TurnEnd %+v", end)
+			}
+			if tt.want != nil && !errors.Is(end.Err, tt.want) {
+				t.Errorf("err %v, want %v", end.Err, tt.want)
+			}
+			if len(ofType[turnrunner.Error](evs)) == 0 {
+				t.Error("no Error event")
+			}
+		})
+	}
+}
+
+func TestApprovalGates(t *testing.T) {
+	type outcome struct {
+		ran     bool
+		result  turnrunner.GateResult
+		errText string
+	}
+	tests := []struct {
+		name    string
+		decide  func(g *turnrunner.Gate)
+		timeout time.Duration
+		want    outcome
+	}{
+		{"approve", func(g *turnrunner.Gate) {
+			if err := g.Resolve("yes"); !errors.Is(err, turnrunner.ErrInvalidGateResolution) {
+				panic("non-bool resolution accepted")
+			}
+			_ = g.Resolve(true)
+		}, 0, outcome{true, turnrunner.GateResolved, ""}},
+		{"deny", func(g *turnrunner.Gate) { _ = g.Resolve(false) }, 0, outcome{false, turnrunner.GateResolved, "denied"}},
+		{"reject", func(g *turnrunner.Gate) { g.Reject(errors.New("not today")) }, 0, outcome{false, turnrunner.GateRejected, "not today"}},
+		{"timeout", func(g *turnrunner.Gate) {}, 20 * time.Millisecond, outcome{false, turnrunner.GateTimeout, "timed out"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ran atomic.Bool
+			rm := textTool(t, "rm", func(ctx context.Context, args map[string]any) (string, error) { ran.Store(true); return "removed", nil }, nil)
+			m := scripted.New(scripted.Use(scripted.Call{ID: "c", Name: "rm", Args: `{"q":"/tmp/x"}`}), scripted.Say("done"))
+			r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{rm}, RequireApproval: []string{"rm"}, ApprovalTimeout: tt.timeout})
+			ch, err := r.Run(context.Background(), turnrunner.Input{TurnID: "g", Prompt: "go"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var evs []turnrunner.Event
+			for ev := range ch {
+				evs = append(evs, ev)
+				if o, ok := ev.(turnrunner.GateOpen); ok {
+					if p, ok := o.Gate.Payload().(turnrunner.ToolApproval); !ok || p.Tool != "rm" || p.ToolCallID != "c" {
+						t.Errorf("payload %+v", o.Gate.Payload())
+					}
+					tt.decide(o.Gate)
+				}
+			}
+			if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+				t.Fatalf("TurnEnd %+v", end)
+			}
+			closed := ofType[turnrunner.GateClosed](evs)
+			if len(closed) != 1 || closed[0].Result != tt.want.result {
+				t.Errorf("GateClosed %+v, want %s", closed, tt.want.result)
+			}
+			if ran.Load() != tt.want.ran {
+				t.Errorf("ran = %v", ran.Load())
+			}
+			c := storedCalls(t, r, "g")[0]
+			if got := resultText(t, c); tt.want.errText != "" && (!c.IsError() || !strings.Contains(got, tt.want.errText)) {
+				t.Errorf("result %q, want error with %q", got, tt.want.errText)
+			}
+		})
+	}
+}
+
+func TestGateAbortedByCancel(t *testing.T) {
+	waited := make(chan error, 1)
+	mw := func(ctx context.Context, tc *turnrunner.TurnContext, next turnrunner.Next) error {
+		_, err := tc.WaitFor(ctx, dispatch.GateRequest{Reason: "confirm", Payload: "ok?"})
+		waited <- err
+		return next(ctx)
+	}
+	r := newRunner(t, scripted.New(scripted.Say("hi")), &turnrunner.Options{TurnInput: []turnrunner.TurnMiddleware{mw}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, err := r.Run(ctx, turnrunner.Input{Prompt: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []turnrunner.Event
+	for ev := range ch {
+		evs = append(evs, ev)
+		if _, ok := ev.(turnrunner.GateOpen); ok {
+			cancel()
+		}
+	}
+	if err := <-waited; !errors.Is(err, turnrunner.ErrGateAborted) {
+		t.Errorf("WaitFor err = %v", err)
+	}
+	if end := turnEnd(t, evs); end.Status != turnrunner.TurnAborted {
+		t.Errorf("TurnEnd %+v", end)
+	}
+}
+
+func TestNewValidation(t *testing.T) {
+	if _, err := turnrunner.New(nil, &turnrunner.Options{MaxParallelTools: -1, TurnInput: []turnrunner.TurnMiddleware{nil}}); !errors.Is(err, turnrunner.ErrInvalidConfig) ||
+		!strings.Contains(err.Error(), "model") || !strings.Contains(err.Error(), "maxParallelTools") || !strings.Contains(err.Error(), "turnInput[0]") {
+		t.Errorf("err = %v", err)
+	}
+	echo := textTool(t, "echo", func(ctx context.Context, args map[string]any) (string, error) { return "", nil }, nil)
+	if _, err := turnrunner.New(scripted.New(), &turnrunner.Options{Tools: []*forge.Tool{echo, echo}}); !errors.Is(err, turnrunner.ErrInvalidConfig) {
+		t.Errorf("duplicate tool: err = %v", err)
+	}
+	r := newRunner(t, scripted.New(), nil)
+	if _, err := r.Run(context.Background(), turnrunner.Input{Messages: []*dispatch.Message{nil}}); !errors.Is(err, turnrunner.ErrInvalidTurnContext) {
+		t.Errorf("Run err = %v", err)
+	}
+}

@@ -1,0 +1,291 @@
+package turnrunner_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"go.uber.org/goleak"
+
+	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm/scripted"
+	"github.com/ebbforge/adk/turnrunner"
+)
+
+// storedCalls loads the turn's tool calls from the runner's store.
+func storedCalls(t *testing.T, r *turnrunner.Runner, turnID string) []*forge.ToolCall {
+	t.Helper()
+	tl, err := r.Store().Load(context.Background(), turnID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*forge.ToolCall
+	for _, e := range tl {
+		if e.ToolCall != nil {
+			out = append(out, e.ToolCall)
+		}
+	}
+	return out
+}
+
+func resultText(t *testing.T, c *forge.ToolCall) string {
+	t.Helper()
+	s, err := turnrunner.RenderResult(context.Background(), c)
+	if err != nil {
+		t.Fatalf("RenderResult(%s): %v", c.ID(), err)
+	}
+	return s
+}
+
+func TestParallelBoundAndCallOrder(t *testing.T) {
+	for _, limit := range []int{1, 3} {
+		t.Run(fmt.Sprintf("limit=%d", limit), func(t *testing.T) {
+			var cur, peak atomic.Int32
+			slow := textTool(t, "slow", func(ctx context.Context, args map[string]any) (string, error) {
+				n := cur.Add(1)
+				defer cur.Add(-1)
+				for {
+					p := peak.Load()
+					if n <= p || peak.CompareAndSwap(p, n) {
+						break
+					}
+				}
+				// Later calls finish first, so completion order is not call order.
+				q := args["q"].(string)
+				d := time.Duration(8-int(q[0]-'0')) * 3 * time.Millisecond
+				time.Sleep(d)
+				return "done " + q, nil
+			}, nil)
+			var calls []scripted.Call
+			for i := range 8 {
+				calls = append(calls, scripted.Call{ID: fmt.Sprintf("c%d", i), Name: "slow", Args: fmt.Sprintf(`{"q":"%d"}`, i)})
+			}
+			m := scripted.New(scripted.Use(calls...), scripted.Say("ok"))
+			r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{slow}, MaxParallelTools: limit})
+			evs := run(t, r, turnrunner.Input{TurnID: "p", Prompt: "go"})
+			if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+				t.Fatalf("TurnEnd %+v", end)
+			}
+			if got := peak.Load(); got != int32(limit) {
+				t.Errorf("peak concurrency = %d, want %d", got, limit)
+			}
+			var ids, texts []string
+			for _, c := range storedCalls(t, r, "p") {
+				ids = append(ids, c.ID())
+				texts = append(texts, resultText(t, c))
+			}
+			if d := cmp.Diff([]string{"c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7"}, ids); d != "" {
+				t.Errorf("stored order (-want +got):\n%s", d)
+			}
+			if texts[0] != "done 0" || texts[7] != "done 7" {
+				t.Errorf("texts = %q", texts)
+			}
+			// Every call is announced before it completes.
+			seen := map[string]bool{}
+			for _, e := range ofType[turnrunner.ToolCallContent](evs) {
+				if e.IsComplete && !seen[e.ID] {
+					t.Errorf("%s completed before it was announced", e.ID)
+				}
+				seen[e.ID] = true
+			}
+		})
+	}
+}
+
+func TestToolFailuresBecomeErrorResults(t *testing.T) {
+	ok := textTool(t, "ok", func(ctx context.Context, args map[string]any) (string, error) { return "fine", nil }, nil)
+	panics := textTool(t, "panics", func(ctx context.Context, args map[string]any) (string, error) { panic("kaboom") }, nil)
+	fails := textTool(t, "fails", func(ctx context.Context, args map[string]any) (string, error) {
+		return "", errors.New("disk on fire")
+	}, nil)
+	hangs := textTool(t, "hangs", func(ctx context.Context, args map[string]any) (string, error) {
+		<-ctx.Done()
+		return "", ctx.Err()
+	}, nil)
+	strict, err := forge.NewTool("strict", "needs n", []byte(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`),
+		func(ctx context.Context, args map[string]any, inv forge.Invocation) (forge.Output, error) {
+			return forge.TextOutput("n ok"), nil
+		}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, tool, args string
+		want             []string
+	}{
+		{"panic", "panics", `{}`, []string{"kaboom"}},
+		{"error", "fails", `{}`, []string{"disk on fire", "E_TOOL_DOWNSTREAM_ERROR"}},
+		{"timeout", "hangs", `{}`, []string{"timed out"}},
+		{"unknown tool", "nope", `{}`, []string{"Tool not found: nope. Available tools: ok, panics, fails, hangs, strict"}},
+		{"invalid json", "ok", `{"q":`, []string{"Tool arguments are not valid JSON. Raw value: {\"q\":"}},
+		{"not an object", "ok", `[1,2]`, []string{"Tool arguments must be a JSON object; received array"}},
+		{"schema violation", "strict", `{"n":"5"}`, []string{"E_INVALID_TOOL_ARGS", "n"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := scripted.New(
+				scripted.Use(scripted.Call{ID: "a", Name: tt.tool, Args: tt.args}, scripted.Call{ID: "b", Name: "ok", Args: `{}`}),
+				scripted.Say("noted"))
+			r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{ok, panics, fails, hangs, strict},
+				ToolTimeout: 30 * time.Millisecond})
+			evs := run(t, r, turnrunner.Input{TurnID: "f", Prompt: "go"})
+			if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+				t.Fatalf("TurnEnd %+v", end)
+			}
+			calls := storedCalls(t, r, "f")
+			if len(calls) != 2 {
+				t.Fatalf("%d stored calls", len(calls))
+			}
+			if !calls[0].IsError() || !calls[0].IsComplete() {
+				t.Errorf("call a: isError %v isComplete %v", calls[0].IsError(), calls[0].IsComplete())
+			}
+			text := resultText(t, calls[0])
+			for _, w := range tt.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("error text %q lacks %q", text, w)
+				}
+			}
+			if calls[1].IsError() || resultText(t, calls[1]) != "fine" {
+				t.Errorf("sibling call b failed: %q", resultText(t, calls[1]))
+			}
+			// The model saw the error text.
+			reqs := m.Requests()
+			found := false
+			for _, e := range reqs[1].Timeline {
+				if e.ToolCall != nil && e.ToolCall.ID() == "a" && strings.Contains(resultText(t, e.ToolCall), tt.want[0]) {
+					found = true
+				}
+			}
+			if !found {
+				t.Error("second request does not show the error result")
+			}
+		})
+	}
+}
+
+func TestTruncatedResponseDoesNotRunTools(t *testing.T) {
+	var ran atomic.Bool
+	ok := textTool(t, "ok", func(ctx context.Context, args map[string]any) (string, error) { ran.Store(true); return "x", nil }, nil)
+	m := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{ID: "a", Name: "ok", Args: `{"q":"unfin`}}, Stop: turnrunner.StopMaxTokens},
+		scripted.Say("sorry"))
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{ok}})
+	evs := run(t, r, turnrunner.Input{TurnID: "tr", Prompt: "go"})
+	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+		t.Fatalf("TurnEnd %+v", end)
+	}
+	if ran.Load() {
+		t.Error("tool of a truncated response ran")
+	}
+	calls := storedCalls(t, r, "tr")
+	if len(calls) != 1 || !calls[0].IsError() || !strings.Contains(resultText(t, calls[0]), "max_tokens") {
+		t.Errorf("stored = %v", calls)
+	}
+	if len(ofType[turnrunner.Warning](evs)) == 0 {
+		t.Error("no truncation warning")
+	}
+}
+
+func TestCancelMidTool(t *testing.T) {
+	started := make(chan struct{})
+	hang := textTool(t, "hang", func(ctx context.Context, args map[string]any) (string, error) {
+		close(started)
+		<-ctx.Done()
+		return "", ctx.Err()
+	}, nil)
+	quick := textTool(t, "quick", func(ctx context.Context, args map[string]any) (string, error) { return "quick done", nil }, nil)
+	m := scripted.New(scripted.Use(
+		scripted.Call{ID: "q", Name: "quick", Args: `{}`},
+		scripted.Call{ID: "h", Name: "hang", Args: `{}`}))
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{hang, quick}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, err := r.Run(ctx, turnrunner.Input{TurnID: "cx", Prompt: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { <-started; cancel() }()
+	evs := collect(t, ch)
+	end := turnEnd(t, evs)
+	if end.Status != turnrunner.TurnAborted || !errors.Is(end.Err, context.Canceled) {
+		t.Fatalf("TurnEnd %+v", end)
+	}
+	if de := ofType[turnrunner.DispatchEnd](evs); len(de) != 1 || de[0].Status != turnrunner.DispatchAborted {
+		t.Errorf("DispatchEnd = %+v", de)
+	}
+	calls := storedCalls(t, r, "cx")
+	if len(calls) != 2 {
+		t.Fatalf("stored %d calls, want 2", len(calls))
+	}
+	if calls[0].ID() != "q" || !calls[0].IsComplete() || calls[0].IsError() || resultText(t, calls[0]) != "quick done" {
+		t.Errorf("completed call not stored intact: %+v", calls[0])
+	}
+	if calls[1].ID() != "h" || calls[1].IsComplete() || !calls[1].IsError() || !strings.Contains(resultText(t, calls[1]), "cancelled") {
+		t.Errorf("interrupted call not marked: complete=%v error=%v %q", calls[1].IsComplete(), calls[1].IsError(), resultText(t, calls[1]))
+	}
+}
+
+// blockingModel streams one text part, then waits for ctx.
+func blockingModel(sent chan<- struct{}) turnrunner.ModelFunc {
+	return func(ctx context.Context, req *turnrunner.Request) iter.Seq2[turnrunner.Part, error] {
+		return func(yield func(turnrunner.Part, error) bool) {
+			if !yield(turnrunner.TextPart("partial answer"), nil) {
+				return
+			}
+			close(sent)
+			<-ctx.Done()
+			yield(turnrunner.Part{}, ctx.Err())
+		}
+	}
+}
+
+func TestCancelMidStream(t *testing.T) {
+	sent := make(chan struct{})
+	r := newRunner(t, blockingModel(sent), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, err := r.Run(ctx, turnrunner.Input{TurnID: "ms", Prompt: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { <-sent; cancel() }()
+	evs := collect(t, ch)
+	if end := turnEnd(t, evs); end.Status != turnrunner.TurnAborted {
+		t.Fatalf("TurnEnd %+v", end)
+	}
+	tl, _ := r.Store().Load(context.Background(), "ms")
+	if len(tl) != 2 || tl[1].Message == nil || tl[1].Message.Text() != "partial answer" {
+		t.Errorf("partial answer not stored: %+v", tl)
+	}
+}
+
+func TestAbandonedConsumerLeavesNoGoroutines(t *testing.T) {
+	// An endless model: every response calls a tool.
+	var n atomic.Int64
+	m := scripted.NewFunc(func(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) {
+		return scripted.Step{Text: []string{"a", "b", "c"},
+			Calls: []scripted.Call{{Name: "ok", Args: fmt.Sprintf(`{"q":"%d"}`, n.Add(1))}}}, nil
+	})
+	ok := textTool(t, "ok", func(ctx context.Context, args map[string]any) (string, error) { return "x", nil }, nil)
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{ok}, EventBuffer: 1,
+		Loop: dispatch.LoopPolicy{Disabled: true}})
+	ctx, cancel := context.WithCancel(context.Background())
+	ch, err := r.Run(ctx, turnrunner.Input{Prompt: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		<-ch
+	}
+	// Walk away without draining: the runner is blocked on the full
+	// channel until ctx ends, then every goroutine must exit.
+	cancel()
+	goleak.VerifyNone(t)
+}
