@@ -22,23 +22,49 @@ type Record struct {
 	Value json.RawMessage
 }
 
-// Paths are gjson paths (https://github.com/tidwall/gjson/blob/master/SYNTAX.md)
+// query is a prepared gjson path (https://github.com/tidwall/gjson/blob/master/SYNTAX.md)
 // with three conveniences: a leading "$." is dropped and "$" alone is the
 // record itself (models reach for JSONPath), and a path starting with "#("
 // tests the record itself, so "#(age>30)" matches records whose age is over
-// 30 (it runs as "[@this].#(age>30)").
-func queryPath(p string) string {
+// 30 (it runs on the record wrapped in [ ], like gjson's "[@this].#(age>30)"
+// but without its allocations). A query is not safe for concurrent use.
+type query struct {
+	path  string
+	wrap  bool
+	depth int
+	buf   []byte
+}
+
+func newQuery(p string) *query {
 	p = strings.TrimSpace(p)
 	switch {
 	case p == "$" || p == "":
-		return "@this"
+		p = "@this"
 	case strings.HasPrefix(p, "$."):
 		p = p[2:]
 	}
-	if strings.HasPrefix(p, "#(") {
-		return "[@this]." + p
+	return &query{path: p, wrap: strings.HasPrefix(p, "#("), depth: multiDepth(p)}
+}
+
+// lookup evaluates q on one valid JSON value; ok is false when the path
+// does not match, including a multi-match path that matched nothing.
+func (q *query) lookup(value []byte) (r gjson.Result, ok bool) {
+	if q.wrap {
+		q.buf = append(append(append(q.buf[:0], '['), value...), ']')
+		value = q.buf
 	}
-	return p
+	r = gjson.GetBytes(value, q.path)
+	if !r.Exists() {
+		return r, false
+	}
+	if q.depth > 0 && r.IsArray() {
+		empty := true
+		r.ForEach(func(_, _ gjson.Result) bool { empty = false; return false })
+		if empty {
+			return r, false
+		}
+	}
+	return r, true
 }
 
 // multiDepth counts the multi-match operators of a gjson path: a "#"
@@ -75,22 +101,6 @@ func multiDepth(p string) int {
 		}
 	}
 	return depth
-}
-
-// lookup evaluates a prepared path on one valid JSON value.
-func lookup(value []byte, path string) (gjson.Result, bool) {
-	r := gjson.GetBytes(value, path)
-	if !r.Exists() {
-		return r, false
-	}
-	if multiDepth(path) > 0 && r.IsArray() {
-		empty := true
-		r.ForEach(func(_, _ gjson.Result) bool { empty = false; return false })
-		if empty {
-			return r, false
-		}
-	}
-	return r, true
 }
 
 // each visits every record in order; value is only valid during fn, which
@@ -203,8 +213,8 @@ func (a *Artifact) Records(ctx context.Context) iter.Seq2[Record, error] {
 // Record paths: gjson syntax, e.g. "user.name", "items.#(price>10)#",
 // "#(status==\"active\")"). For json/json5 it yields the root or nothing.
 func (a *Artifact) Filter(ctx context.Context, path string) iter.Seq2[Record, error] {
-	p := queryPath(path)
-	return a.records(ctx, func(_ int, v []byte) bool { _, ok := lookup(v, p); return ok }, -1)
+	q := newQuery(path)
+	return a.records(ctx, func(_ int, v []byte) bool { _, ok := q.lookup(v); return ok }, -1)
 }
 
 // Slice yields the records with index in [start, end); end < 0 means to the
@@ -267,13 +277,13 @@ func (a *Artifact) values(ctx context.Context, path string, flatten bool) iter.S
 // matches calls fn with the raw JSON of every match (a fresh string), in
 // record order; fn returns false to stop.
 func (a *Artifact) matches(ctx context.Context, path string, flatten bool, fn func(raw string) bool) error {
-	p := queryPath(path)
+	q := newQuery(path)
 	depth := 0
 	if flatten {
-		depth = multiDepth(p)
+		depth = q.depth
 	}
 	return a.each(ctx, func(_, _ int, v []byte) (bool, error) {
-		r, ok := lookup(v, p)
+		r, ok := q.lookup(v)
 		if !ok {
 			return true, nil
 		}

@@ -3,8 +3,8 @@ package jsonartifact_test
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"io"
 
 	"github.com/ebbforge/adk/spooledartifact"
@@ -96,3 +96,44 @@ func (s *genStream) Read(p []byte) (int, error) {
 }
 
 func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
+
+// repeatReader streams one block of JSON Lines again and again up to size
+// bytes: a cheap stand-in for a large spooled file in benchmarks.
+type repeatReader struct {
+	block []byte
+	size  int64
+}
+
+func newRepeat(g *genReader, size int64) *repeatReader {
+	var block []byte
+	for i := range g.n {
+		block = append(append(block, g.record(i)...), '\n')
+	}
+	size -= size % int64(len(block))
+	return &repeatReader{block: block, size: max(size, int64(len(block)))}
+}
+
+func (r *repeatReader) ByteLength() int64 { return r.size }
+func (r *repeatReader) LineCount() int {
+	return int(r.size/int64(len(r.block)))*bytes.Count(r.block, []byte("\n")) + 1
+}
+func (r *repeatReader) Line(context.Context, int) ([]byte, bool, error) {
+	return nil, false, nil // unused by the JSON kind
+}
+func (r *repeatReader) Open(context.Context) (io.ReadCloser, error) {
+	return io.NopCloser(&repeatStream{r: r}), nil
+}
+
+type repeatStream struct {
+	r   *repeatReader
+	off int64
+}
+
+func (s *repeatStream) Read(p []byte) (int, error) {
+	if s.off >= s.r.size {
+		return 0, io.EOF
+	}
+	n := copy(p, s.r.block[s.off%int64(len(s.r.block)):])
+	s.off += int64(n)
+	return n, nil
+}

@@ -1,0 +1,55 @@
+package jsonartifact_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/ebbforge/adk/spooledartifact/jsonartifact"
+)
+
+// FuzzDetect feeds arbitrary bytes to format detection and every forged
+// query: nothing panics, errors are the package's coded ones, and what
+// detection accepts is what it claims.
+func FuzzDetect(f *testing.F) {
+	for _, s := range []string{
+		`{"a":1}`, "{\"a\":1}\n{\"b\":[2]}\n", "{a:1,}", "1\n\n2\r\n", "", "[", "\n\n", `{"a":"\u00e9"}`,
+		"{a: 0x1F, b: .5, c: +Infinity}", "// c\n[1,]", "\xff\xfe", `"x"` + "\n" + `{"y":`,
+	} {
+		f.Add([]byte(s), "a")
+	}
+	f.Add([]byte(`{"items":[{"p":1},{"p":20}]}`), "items.#(p>10)#.p")
+	f.Add([]byte("{\"age\":40}\n{\"age\":2}"), "#(age>30)")
+	f.Fuzz(func(t *testing.T, data []byte, path string) {
+		format, root, err := jsonartifact.Detect(data)
+		switch {
+		case err != nil:
+			if !errors.Is(err, jsonartifact.ErrUnsupportedFormat) {
+				t.Fatalf("unexpected error %v", err)
+			}
+		case format == jsonartifact.FormatJSON || format == jsonartifact.FormatJSON5:
+			if !gjson.ValidBytes(root) {
+				t.Fatalf("%s root %q is not valid json", format, root)
+			}
+		case format == jsonartifact.FormatJSONL:
+			for _, line := range bytes.Split(data, []byte("\n")) {
+				if line = bytes.TrimSpace(line); len(line) > 0 && !gjson.ValidBytes(line) {
+					t.Fatalf("jsonl with invalid line %q", line)
+				}
+			}
+		default:
+			t.Fatalf("format %q", format)
+		}
+		k := jsonartifact.Kind{MaxMatches: 5, MaxAnswerBytes: 512}
+		a := jsonartifact.New("id", newMem(string(data)), k)
+		for _, m := range k.Methods() {
+			out, err := m.Call(context.Background(), a, map[string]any{"path": path, "start": 1.0, "end": 3.0})
+			if err == nil && len(out) > 512+300 {
+				t.Fatalf("%s: answer of %d bytes escapes the cap", m.Tool, len(out))
+			}
+		}
+	})
+}

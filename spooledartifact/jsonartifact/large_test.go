@@ -1,0 +1,133 @@
+package jsonartifact_test
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ebbforge/adk/spooledartifact/jsonartifact"
+)
+
+// peakHeap runs fn while sampling the live heap and returns the peak above
+// the baseline taken before fn.
+func peakHeap(fn func()) uint64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	base, peak := ms.HeapAlloc, ms.HeapAlloc
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				runtime.ReadMemStats(&ms)
+				peak = max(peak, ms.HeapAlloc)
+			}
+		}
+	}()
+	fn()
+	close(done)
+	wg.Wait()
+	if peak < base {
+		return 0
+	}
+	return peak - base
+}
+
+// TestLargeJSONLinesBoundedHeap queries a 200 MB JSON Lines artifact
+// (generated while it is read, never held) and checks the heap stays far
+// below the artifact's size.
+func TestLargeJSONLinesBoundedHeap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200 MB scan; skipped under -short")
+	}
+	g := newGen(1_250_000) // 160-byte lines: 200 MB
+	if g.ByteLength() < 200e6 {
+		t.Fatalf("generated %d bytes, want 200 MB", g.ByteLength())
+	}
+	k := jsonartifact.Kind{}
+	a := jsonartifact.New("big", g, k)
+	var got, length string
+	var err error
+	peak := peakHeap(func() {
+		got, err = callTool(t, k, a, "artifact_json_filter", map[string]any{"path": "#(age==89)"})
+		if err != nil {
+			return
+		}
+		length, err = callTool(t, k, a, "artifact_json_length", nil)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if length != "1250000" {
+		t.Errorf("length = %s", length)
+	}
+	if !strings.Contains(got, `"id":         89,`) && !strings.Contains(got, `"id": 89,`) {
+		t.Errorf("filter answer lacks record 89: %.200s", got)
+	}
+	if !strings.Contains(got, "(truncated:") {
+		t.Errorf("a 13,888-match answer is not capped: %d bytes", len(got))
+	}
+	if len(got) > jsonartifact.DefaultMaxAnswerBytes+512 {
+		t.Errorf("answer is %d bytes, above the cap", len(got))
+	}
+	// The scan holds one bufio buffer and the capped answer; 32 MiB leaves
+	// room for GC lag, and is a sixth of the artifact.
+	const limit = 32 << 20
+	t.Logf("peak heap above baseline: %d KiB over a %d MB artifact", peak>>10, g.ByteLength()/1e6)
+	if peak > limit {
+		t.Errorf("peak heap %d bytes, want < %d", peak, limit)
+	}
+	// pluck across every record (stops at the match cap)
+	got, err = callTool(t, k, a, "artifact_json_pluck", map[string]any{"path": "tags.#(==\"even\")#"})
+	if err != nil || !strings.Contains(got, "(truncated: first 1000 values shown") {
+		t.Errorf("pluck: %v %.100s", err, got)
+	}
+}
+
+// BenchmarkJSONLFilter runs artifact_json_filter over a generated JSON Lines
+// artifact (a 1.3 MB block of records repeated, so the generator costs
+// nothing) with a predicate that matches nothing, so every record is read,
+// validated and queried (the full-scan cost). Set JSONL_BENCH_BYTES (e.g.
+// 1073741824) to size the artifact; the default is 64 MiB.
+func BenchmarkJSONLFilter(b *testing.B) {
+	size := int64(64 << 20)
+	if s := os.Getenv("JSONL_BENCH_BYTES"); s != "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = n
+	}
+	g := newRepeat(newGen(8192), size)
+	k := jsonartifact.Kind{}
+	a := jsonartifact.New("bench", g, k)
+	call := k.Methods()[4] // artifact_json_filter
+	if call.Tool != "artifact_json_filter" {
+		b.Fatal(call.Tool)
+	}
+	ctx := context.Background()
+	if _, err := a.Format(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(g.ByteLength())
+	b.ReportAllocs()
+	for b.Loop() {
+		out, err := call.Call(ctx, a, map[string]any{"path": "#(age>100)"})
+		if err != nil || out != "[]" {
+			b.Fatal(out, err)
+		}
+	}
+}
