@@ -235,11 +235,22 @@ func (m *Media) Source() string { return m.source }
 // Reader returns the media's reader.
 func (m *Media) Reader() Reader { return m.reader }
 
-// Open returns a fresh stream over the bytes; the caller closes it.
-func (m *Media) Open(ctx context.Context) (io.ReadCloser, error) { return m.reader.Open(ctx) }
+// Open returns a fresh stream over the bytes; the caller closes it. A Media
+// not built by [New] has no reader and yields [ErrNotAMediaReader].
+func (m *Media) Open(ctx context.Context) (io.ReadCloser, error) {
+	if m.reader == nil {
+		return nil, ErrNotAMediaReader.With(nil, "media: %q has no reader (not built by media.New)", m.id)
+	}
+	return m.reader.Open(ctx)
+}
 
 // Size is the byte length, or -1 when unknown.
-func (m *Media) Size() int64 { return m.reader.Size() }
+func (m *Media) Size() int64 {
+	if m.reader == nil {
+		return -1
+	}
+	return m.reader.Size()
+}
 
 // Raw returns the media's fields as a Raw (with a copy of the stash), ready
 // to be changed and passed to [New] again.

@@ -329,3 +329,16 @@ func TestTierFloorAndValid(t *testing.T) {
 		t.Error("empty values are valid; there must be no default")
 	}
 }
+
+func TestZeroMediaDoesNotPanic(t *testing.T) {
+	var m media.Media
+	if _, err := m.Base64(t.Context()); !errors.Is(err, media.ErrNotAMediaReader) {
+		t.Errorf("Base64 on a zero Media: %v", err)
+	}
+	if m.Size() != -1 {
+		t.Errorf("Size = %d", m.Size())
+	}
+	if _, err := m.Record(); !errors.Is(err, media.ErrReaderNotDescribable) {
+		t.Errorf("Record on a zero Media: %v", err)
+	}
+}

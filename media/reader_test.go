@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -35,7 +36,7 @@ func readAll(t *testing.T, ctx context.Context, r media.Reader) ([]byte, error) 
 func TestMemoryReader(t *testing.T) {
 	src := []byte("hello")
 	r := media.NewMemoryReader(src)
-	src[0] = 'J' // the reader holds a copy
+	src[0] = 'J'  // the reader holds a copy
 	for range 2 { // every Open is a fresh stream
 		got, err := readAll(t, t.Context(), r)
 		if err != nil || string(got) != "hello" {
@@ -393,5 +394,28 @@ func TestRecordRoundTrip(t *testing.T) {
 	m, _ = media.New(raw)
 	if _, err := m.Record(); !errors.Is(err, media.ErrReaderNotDescribable) {
 		t.Errorf("undescribable: %v", err)
+	}
+}
+
+// TestConcurrentStreams reads one Media from many goroutines under -race.
+func TestConcurrentStreams(t *testing.T) {
+	data := randomBytes(70_000)
+	srv, client := newServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write(data) })
+	path := filepath.Join(t.TempDir(), "d.bin")
+	os.WriteFile(path, data, 0o600)
+	fr, _ := media.NewFileReader(path)
+	hr, _ := media.NewHTTPReader(srv.URL, &media.HTTPOptions{Client: client, MaxBytes: 1 << 20})
+	for _, r := range []media.Reader{media.NewMemoryReader(data), fr, hr} {
+		m := mediaOver(t, r, "image/png")
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				b, err := m.Bytes(t.Context(), 0)
+				if err != nil || !bytes.Equal(b, data) {
+					t.Errorf("%T: %d bytes, %v", r, len(b), err)
+				}
+			})
+		}
+		wg.Wait()
 	}
 }

@@ -3,8 +3,8 @@ package media_test
 import (
 	"bytes"
 	"context"
-	"io"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 	"unicode"
