@@ -270,3 +270,8 @@ func (m *Media) Raw() Raw {
 
 // StashKeys lists the stash keys, sorted.
 func (m *Media) StashKeys() []string { return slices.Sorted(maps.Keys(m.stash)) }
+
+// Marker is the line renderers put before a media item in a prompt,
+// "[media id: <id> | <filename>]". It sits outside any envelope and carries
+// no authority; both parts are already sanitised.
+func (m *Media) Marker() string { return "[media id: " + m.id + " | " + m.filename + "]" }

@@ -37,6 +37,9 @@ func TestNewValid(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("getters (-want +got):\n%s", d)
 	}
+	if got := m.Marker(); got != "[media id: m-1 | chart.png]" {
+		t.Errorf("Marker = %q", got)
+	}
 	if m.Size() != 3 || m.Reader() == nil {
 		t.Errorf("Size = %d, Reader = %v", m.Size(), m.Reader())
 	}
