@@ -2,6 +2,8 @@ package forge
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"regexp"
@@ -345,5 +347,20 @@ func TestExecuteNilTool(t *testing.T) {
 	var tool *Tool
 	if _, err := tool.Execute(context.Background(), nil, Invocation{}, nil); err == nil {
 		t.Fatal("nil tool executed")
+	}
+}
+
+// The callId is sha256 of the canonical text of {"tool": name, "args": raw}.
+func TestExecuteCallIDExact(t *testing.T) {
+	needCanonical(t)
+	sum := sha256.Sum256([]byte(`{"args":{"a":1,"b":[2,"é"]},"tool":"t"}`))
+	want := hex.EncodeToString(sum[:])
+	tool := mustTool(t, json.RawMessage(`{"type":"object"}`), echoHandler, nil)
+	rec := &recorder{}
+	if _, err := tool.Execute(context.Background(), json.RawMessage(`{"b":[2,"\u00e9"],"a":1}`), Invocation{}, rec); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.starts[0].CallID; got != want {
+		t.Errorf("callId = %s, want %s", got, want)
 	}
 }

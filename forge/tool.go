@@ -1,6 +1,7 @@
 package forge
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -30,7 +31,7 @@ type Invocation struct {
 	Tool   string         // the tool's name
 	ID     string         // the provider's call id, when known
 	CallID string         // canonical.Checksum(tool, raw args)
-	Meta   map[string]any // a copy of the tool's Meta
+	Meta   map[string]any // a copy of the tool's Meta; nil when it has none
 	Scope  Scope          // nil outside a dispatch
 }
 
@@ -359,8 +360,9 @@ func (t *Tool) Name() string { return t.name }
 // Description is shown to the model.
 func (t *Tool) Description() string { return t.description }
 
-// Schema is the resolved input JSON Schema.
-func (t *Tool) Schema() json.RawMessage { return t.schema }
+// Schema is the input JSON Schema document (a copy): derived for typed
+// tools, the caller's document, compacted, otherwise.
+func (t *Tool) Schema() json.RawMessage { return bytes.Clone(t.schema) }
 
 // IsArtifactTool reports whether t is an ArtifactTool.
 func (t *Tool) IsArtifactTool() bool { return t.artifactHandler != nil }
@@ -395,7 +397,7 @@ func (t *Tool) Meta() map[string]any {
 
 // Definition returns the tool in the shape providers take.
 func (t *Tool) Definition() Definition {
-	return Definition{Name: t.name, Description: t.description, Parameters: t.schema}
+	return Definition{Name: t.name, Description: t.description, Parameters: t.Schema()}
 }
 
 // Validate checks raw JSON arguments against the schema without coercion and

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ebbforge/adk/canonical"
@@ -318,8 +319,8 @@ func (c *ToolCall) ID() string { return c.id }
 // Tool is the tool name.
 func (c *ToolCall) Tool() string { return c.tool }
 
-// Args returns the arguments as canonical-ready JSON object text.
-func (c *ToolCall) Args() json.RawMessage { return c.args }
+// Args returns the arguments as canonical-ready JSON object text (a copy).
+func (c *ToolCall) Args() json.RawMessage { return bytes.Clone(c.args) }
 
 // ArgsMap decodes the arguments into a fresh map (numbers as float64).
 func (c *ToolCall) ArgsMap() (map[string]any, error) {
@@ -341,8 +342,13 @@ func (c *ToolCall) DecodeArgs(v any) error {
 // Checksum is canonical.Checksum(tool, args) as supplied at construction.
 func (c *ToolCall) Checksum() string { return c.checksum }
 
-// Results returns the call's results.
-func (c *ToolCall) Results() Results { return c.results }
+// Results returns the call's results (the lists are copies).
+func (c *ToolCall) Results() Results {
+	r := c.results
+	r.artifacts = slices.Clone(r.artifacts)
+	r.media = slices.Clone(r.media)
+	return r
+}
 
 // IsComplete reports whether the call has settled.
 func (c *ToolCall) IsComplete() bool { return c.isComplete }
@@ -365,8 +371,8 @@ func (c *ToolCall) UpdatedAt() time.Time { return c.updatedAt }
 // CompletedAt is when the call settled.
 func (c *ToolCall) CompletedAt() time.Time { return c.completedAt }
 
-// Payload is the optional vendor payload.
-func (c *ToolCall) Payload() json.RawMessage { return c.payload }
+// Payload is the optional vendor payload (a copy), or nil.
+func (c *ToolCall) Payload() json.RawMessage { return bytes.Clone(c.payload) }
 
 // ReplayCompatibility tags the payload for replay filtering.
 func (c *ToolCall) ReplayCompatibility() string { return c.replayCompatibility }
@@ -374,10 +380,10 @@ func (c *ToolCall) ReplayCompatibility() string { return c.replayCompatibility }
 // Raw returns a RawToolCall equal to c, to derive a changed copy with NewToolCall.
 func (c *ToolCall) Raw() RawToolCall {
 	inline := c.inline
-	return RawToolCall{ID: c.id, Tool: c.tool, Args: c.args, Checksum: c.checksum, Results: c.results,
+	return RawToolCall{ID: c.id, Tool: c.tool, Args: c.Args(), Checksum: c.checksum, Results: c.Results(),
 		IsComplete: c.isComplete, IsError: c.isError, Inline: &inline, FromArtifactTool: c.fromArtTool,
 		CreatedAt: c.createdAt, UpdatedAt: c.updatedAt, CompletedAt: c.completedAt,
-		Payload: c.payload, ReplayCompatibility: c.replayCompatibility}
+		Payload: c.Payload(), ReplayCompatibility: c.replayCompatibility}
 }
 
 // VerifyChecksum recomputes canonical.Checksum(tool, args) and returns

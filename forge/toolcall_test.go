@@ -399,3 +399,29 @@ func TestToolCallDecodeArgs(t *testing.T) {
 		t.Errorf("DecodeArgs into a slice succeeded")
 	}
 }
+
+func TestToolCallAccessorsCopy(t *testing.T) {
+	raw := validRaw()
+	raw.Results = []Artifact{fakeArtifact{id: "a1", kind: "K"}}
+	raw.Payload, raw.ReplayCompatibility = json.RawMessage(`{"p":1}`), "x"
+	c, _ := NewToolCall(raw)
+	c.Args()[0] = 'X'
+	c.Payload()[0] = 'X'
+	c.Results().Artifacts()[0] = fakeArtifact{id: "evil"}
+	if string(c.Args()) != `{"city":"Oslo"}` || string(c.Payload()) != `{"p":1}` || c.Results().Artifacts()[0].ID() != "a1" {
+		t.Errorf("ToolCall changed through an accessor")
+	}
+}
+
+// A media value can never be an ArtifactKind: the type system keeps media
+// out of the artifact wrap path.
+func TestMediaIsNotAnArtifactKind(t *testing.T) {
+	for _, v := range []any{newMedia(t, "m"), media.KindImage, media.Media{}} {
+		if _, ok := v.(ArtifactKind); ok {
+			t.Errorf("%T implements ArtifactKind", v)
+		}
+		if _, ok := v.(Artifact); ok {
+			t.Errorf("%T implements Artifact", v)
+		}
+	}
+}
