@@ -130,7 +130,9 @@ func TestPipelines(t *testing.T) {
 
 func TestPipelineFailures(t *testing.T) {
 	stop := func(ctx context.Context, tc *turnrunner.TurnContext, next turnrunner.Next) error { return nil }
-	fail := func(ctx context.Context, tc *turnrunner.TurnContext, next turnrunner.Next) error { return errors.New("nope") }
+	fail := func(ctx context.Context, tc *turnrunner.TurnContext, next turnrunner.Next) error {
+		return errors.New("nope")
+	}
 	dstop := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error { return nil }
 	dfail := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error { panic("bad middleware") }
 	nack := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error {

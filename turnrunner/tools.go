@@ -318,9 +318,15 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 	}
 	switch out.Kind() {
 	case forge.OutputText, forge.OutputBytes, forge.OutputReader:
-		a, err := r.spool(ctx, spoolStore, rec.id, t.ArtifactKind(), out)
+		sctx := ctx
+		if out.Kind() != forge.OutputReader {
+			// The output is already in memory: what completed is stored, even if
+			// the turn is being cancelled.
+			sctx = context.WithoutCancel(ctx)
+		}
+		a, err := r.spool(sctx, spoolStore, rec.id, t.ArtifactKind(), out)
 		if err != nil {
-			if ctx.Err() != nil {
+			if sctx.Err() != nil {
 				rec.fail(r.now(), cancelledText(rec.name))
 				rec.complete = false
 				return

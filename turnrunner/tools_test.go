@@ -194,13 +194,17 @@ func TestTruncatedResponseDoesNotRunTools(t *testing.T) {
 }
 
 func TestCancelMidTool(t *testing.T) {
-	started := make(chan struct{})
+	started, quickDone := make(chan struct{}), make(chan struct{})
 	hang := textTool(t, "hang", func(ctx context.Context, args map[string]any) (string, error) {
+		<-quickDone
 		close(started)
 		<-ctx.Done()
 		return "", ctx.Err()
 	}, nil)
-	quick := textTool(t, "quick", func(ctx context.Context, args map[string]any) (string, error) { return "quick done", nil }, nil)
+	quick := textTool(t, "quick", func(ctx context.Context, args map[string]any) (string, error) {
+		defer close(quickDone)
+		return "quick done", nil
+	}, nil)
 	m := scripted.New(scripted.Use(
 		scripted.Call{ID: "q", Name: "quick", Args: `{}`},
 		scripted.Call{ID: "h", Name: "hang", Args: `{}`}))
@@ -211,8 +215,15 @@ func TestCancelMidTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() { <-started; cancel() }()
-	evs := collect(t, ch)
+	// Cancel once quick has settled and hang is running.
+	var evs []turnrunner.Event
+	for ev := range ch {
+		evs = append(evs, ev)
+		if e, ok := ev.(turnrunner.ToolCallContent); ok && e.ID == "q" && e.IsComplete {
+			<-started
+			cancel()
+		}
+	}
 	end := turnEnd(t, evs)
 	if end.Status != turnrunner.TurnAborted || !errors.Is(end.Err, context.Canceled) {
 		t.Fatalf("TurnEnd %+v", end)
