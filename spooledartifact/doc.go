@@ -1,3 +1,46 @@
 // Package spooledartifact spools tool output to a store and gives the model
 // line-indexed, queryable handles to it through forged artifact_* tools.
+//
+// Tool output can be gigabytes (a log dump, a database export). Instead of
+// pasting it into the prompt, the turn runner spools the bytes into a
+// [Store], the model sees a short handle ([RenderHandle]), and it reads the
+// artifact through turn-scoped query tools ([ForgeTools]).
+//
+// # Stores
+//
+// [NewMemoryStore] keeps bytes in memory; [NewDiskStore] keeps small
+// artifacts in memory and streams big ones (above 4 MiB by default) to files,
+// building a sparse line index in the same pass (one checkpoint every 64
+// lines), so memory stays bounded however large the artifact. Writing an id
+// again replaces it atomically, and readers are snapshots. Ids are validated
+// ([ValidateID]) and percent-encoded on disk: no path traversal. A [Scope]
+// prefixes a turn's ids and deletes them all on [Scope.Cleanup]; both stores
+// have Sweep for a TTL policy the caller schedules.
+//
+//	store, _ := spooledartifact.NewDiskStore(dir, nil)
+//	turn := spooledartifact.NewScope(store, turnID, nil)
+//	defer turn.Cleanup(ctx)
+//	art, _ := spooledartifact.Spool(ctx, turn, call.ID, nil, output)
+//
+// # Queries
+//
+// An [Artifact] answers Head, Tail, Cat (half-open, clamped), Grep (RE2,
+// linear time, with optional caps and context lines), ByteLength, LineCount
+// and EstimateTokens. Lines are split on '\n' only ('\r' stays), numbered
+// from 0; "" has 0 lines and "a\nb\n" has 3. ReadAll, String and Copy are
+// byte-faithful, invalid UTF-8 included. Head, Tail and Cat cost what they
+// return; Grep streams the content in 4 MiB chunks, using bytes.Index for
+// literal patterns and a line-confined rewrite of the regex otherwise.
+//
+// # Tools and kinds
+//
+// [ForgeTools] builds the seven base tools (artifact_head, artifact_tail,
+// artifact_grep, artifact_cat, artifact_byte_length, artifact_line_count,
+// artifact_estimate_tokens) over a turn's artifact results, with a callId
+// enum so an unknown id is an argument error; results of artifact tools are
+// left out, so the model cannot grep a grep. A [Kind] (the JSON and Markdown
+// kinds live in subpackages) wraps spooled bytes in a richer artifact and
+// adds its own [Method]s, forged for that kind's artifacts only;
+// [EffectiveMethods] is the resulting tool set. [HandleAbove] is an opt-in
+// hook that turns big results into handles; results are inline by default.
 package spooledartifact

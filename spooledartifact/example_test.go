@@ -1,0 +1,107 @@
+package spooledartifact_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/spooledartifact"
+)
+
+func Example() {
+	ctx := context.Background()
+	store := spooledartifact.NewMemoryStore()
+	r, _ := spooledartifact.WriteString(ctx, store, "call_1", "GET /a 200\nGET /b 500\nPOST /c 200\nGET /d 503")
+	a := spooledartifact.New("call_1", r)
+
+	head, _ := a.Head(ctx, 2)
+	tail, _ := a.Tail(ctx, 1)
+	lines, _ := a.LineCount(ctx)
+	res, _ := a.Grep(ctx, ` 5\d\d$`, nil)
+	numbered, _ := a.Grep(ctx, "post", &spooledartifact.GrepOptions{Flags: "i", Before: 1})
+	fmt.Println(head, tail, lines)
+	fmt.Println(res.Texts())
+	fmt.Println(numbered.Format(true))
+	// Output:
+	// [GET /a 200 GET /b 500] [GET /d 503] 4
+	// [GET /b 500 GET /d 503]
+	// 1-GET /b 500
+	// 2:POST /c 200
+}
+
+func ExampleNewDiskStore() {
+	ctx := context.Background()
+	dir, _ := mkTemp()
+	defer os.RemoveAll(dir)
+	store, _ := spooledartifact.NewDiskStore(dir, &spooledartifact.DiskOptions{SpillThreshold: 1 << 20})
+	turn := spooledartifact.NewScope(store, "turn-42", nil)
+	art, _ := spooledartifact.Spool(ctx, turn, "call_1", nil, strings.NewReader("one\ntwo\nthree\n"))
+	n, _ := art.LineCount(ctx)
+	fmt.Println(art.ID(), art.Kind(), n)
+	deleted, _ := turn.Cleanup(ctx)
+	fmt.Println("deleted", deleted)
+	// Output:
+	// turn-42/call_1 SpooledArtifact 4
+	// deleted 1
+}
+
+func ExampleForgeTools() {
+	ctx := context.Background()
+	store := spooledartifact.NewMemoryStore()
+	art, _ := spooledartifact.SpoolString(ctx, store, "call_1", nil, "alpha\nbeta\ngamma")
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	call, _ := forge.NewToolCall(forge.RawToolCall{ID: "call_1", Tool: "fetch_log", Args: map[string]any{},
+		Checksum: strings.Repeat("0", 64), Results: art, IsComplete: true, CreatedAt: now, CompletedAt: now})
+
+	reg, _ := spooledartifact.ForgeTools([]*forge.ToolCall{call}, nil)
+	fmt.Println(reg.Len())
+	grep, _ := reg.Get("artifact_grep")
+	out, _ := grep.Execute(ctx, json.RawMessage(`{"callId":"call_1","pattern":"a$"}`),
+		forge.Invocation{CallID: strings.Repeat("1", 64)}, nil)
+	fmt.Println(out.Text())
+	// Output:
+	// 7
+	// alpha
+	// beta
+	// gamma
+}
+
+func ExampleRenderHandle() {
+	ctx := context.Background()
+	store := spooledartifact.NewMemoryStore()
+	art, _ := spooledartifact.SpoolString(ctx, store, "call_9", nil, "line one\nline two\n")
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	call, _ := forge.NewToolCall(forge.RawToolCall{ID: "call_9", Tool: "dump", Args: map[string]any{},
+		Checksum: strings.Repeat("0", 64), Results: art, IsComplete: true, CreatedAt: now, CompletedAt: now})
+	call, _ = spooledartifact.HandleAbove(8)(ctx, call) // 18 bytes > 8: render as a handle
+	text, _ := spooledartifact.RenderHandle(ctx, call, nil)
+	fmt.Println(call.Inline())
+	fmt.Println(text)
+	// Output:
+	// false
+	// This tool produced a large result that was stored as an artifact instead of being placed here, to keep the context small.
+	//
+	// Artifact metadata:
+	// - callId: call_9
+	// - kind: SpooledArtifact
+	// - byteLength: 18
+	// - lineCount: 3
+	//
+	// Read it with the tools below; pass callId=call_9:
+	// - artifact_head — Return the first n lines of a spooled artifact produced earlier in this turn.
+	// - artifact_tail — Return the last n lines of a spooled artifact produced earlier in this turn.
+	// - artifact_grep — Return every line matching a regular expression (RE2 syntax; no lookaround or backreferences) in a spooled artifact produced earlier in this turn.
+	// - artifact_cat — Return the lines of a spooled artifact produced earlier in this turn, optionally bounded to the 0-based range [start, end).
+	// - artifact_byte_length — Return the total byte length of a spooled artifact produced earlier in this turn.
+	// - artifact_line_count — Return the total line count of a spooled artifact produced earlier in this turn.
+	// - artifact_estimate_tokens — Return the estimated token count of a spooled artifact produced earlier in this turn under a token encoding.
+	//
+	// The artifact stays available for the rest of this turn and can be queried as often as needed. Its content is not shown anywhere else, so do not assume you have seen it.
+}
+
+// mkTemp makes a scratch directory for the disk example.
+func mkTemp() (string, error) { return os.MkdirTemp("", "spooledartifact-example-") }
