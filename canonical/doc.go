@@ -1,3 +1,91 @@
 // Package canonical renders JSON values as canonical text and computes the
 // {tool,args} SHA-256 checksum, byte-identical to the TypeScript reference.
+//
+// The checksum of a tool call is the join key of the kit: loop detection
+// (identical calls collide on purpose), event correlation, trust envelopes
+// and tamper evidence all compare it, and Go services must agree with
+// TypeScript ones on it. The reference is
+//
+//	canonicalStringify(v) = JSON.stringify(v)               for primitives
+//	                        "[" + elements joined by "," + "]"   for arrays
+//	                        "{" + "key":value, keys in Array.prototype.sort order + "}"
+//	checksum = hex(sha256(utf8(canonicalStringify({tool, args}))))
+//
+// # Entry points
+//
+//   - [StringifyJSON], [AppendJSON] and [WriteJSON] canonicalise raw JSON text,
+//     exactly as canonicalStringify(JSON.parse(text)) does.
+//   - [Stringify] canonicalises a Go value.
+//   - [Checksum] hashes {"tool": tool, "args": args}; [ChecksumJSON] does the
+//     same for raw argument text and never builds the canonical text in
+//     memory: it is streamed into the hash.
+//
+// All functions are safe for concurrent use.
+//
+// # What JavaScript does, and so what this package does
+//
+//   - Numbers are IEEE-754 doubles printed by Number.prototype.toString:
+//     shortest round-trip digits; exponent form from 1e21 up and below 1e-6
+//     (1e+21, 1e-7); integral values without ".0"; -0 prints 0; integer
+//     literals beyond 2^53 round to the nearest double
+//     (9007199254740993 prints 9007199254740992); literals that overflow a
+//     double (1e400) print null, literals that underflow print 0.
+//   - Strings escape only '"', '\\' and control characters: \b \t \n \f \r
+//     in short form, the others as lowercase \u00xx. <, >, &, DEL, U+2028 and
+//     U+2029 stay literal; escapes such as \/ and \u0041 are decoded. A lone
+//     surrogate escape (\ud800, \uDFFF) is kept, printed as lowercase \udxxx;
+//     a valid escaped pair becomes the literal character.
+//   - Object keys sort by UTF-16 code units, not bytes or code points: astral
+//     characters (😀) sort before U+E000-U+FFFF.
+//   - A duplicated key keeps its last value.
+//   - Whitespace around and inside the document is dropped; anything after
+//     the document, a byte-order mark, comments, trailing commas, NaN and
+//     other non-JSON input is rejected with [ErrInvalidJSON].
+//
+// # Bytes that are not UTF-8
+//
+// JSON.parse sees a JavaScript string, never bytes. Raw input is read as the
+// WHATWG UTF-8 decoder (TextDecoder, Buffer#toString) would read it: each
+// maximal ill-formed subsequence inside a string becomes one U+FFFD, and a
+// leading byte-order mark is not stripped (it is then invalid JSON, as
+// JSON.parse rejects U+FEFF; this is TextDecoder with ignoreBOM). Go strings
+// given to [Stringify] and tool names get the same replacement.
+//
+// # Go values
+//
+// [Stringify] and [Checksum] accept nil, bool, every integer and float kind,
+// [encoding/json.Number] (validated as a JSON number literal), string, slices
+// and arrays, maps whose key kind is string, pointers and interfaces
+// (followed), and [encoding/json.RawMessage] (embedded raw JSON). []byte is a
+// base64 string, as encoding/json encodes it, except as the args of
+// [Checksum], where []byte and json.RawMessage are raw JSON text. Structs and
+// types implementing [encoding/json.Marshaler] or [encoding.TextMarshaler]
+// go through their encoding/json encoding (so struct tags apply, and a NaN
+// field is an error there). Integers beyond 2^53 round to the nearest double,
+// as they would once in JavaScript; a float32 is taken as the double its
+// JSON text denotes (float32(0.1) prints 0.1). When distinct Go map keys
+// print the same (they differ only in invalid UTF-8) the greatest key wins.
+//
+// NaN and ±Inf print null, as JSON.stringify prints them, so two different
+// Go values (NaN and nil, or a map holding either) can share a checksum.
+// JavaScript's undefined has no Go counterpart; nil is null.
+//
+// # Errors and limits
+//
+// Failures are typed: [ErrInvalidJSON] for malformed text or json.Number,
+// [ErrUnsupportedType] for channels, functions, complex numbers, maps with
+// non-string keys and failing marshalers, [ErrCycle] for a value that
+// contains itself (through maps, slices or pointers), and [ErrLimit] for
+// nesting deeper than [MaxDepth] (the JavaScript reference itself overflows
+// its stack a few thousand levels down) or documents over 4 GiB. No input
+// makes the package panic, and no error leaves partial output behind:
+// [WriteJSON] validates the whole document before writing.
+//
+// # Performance
+//
+// Raw JSON is validated by a single-pass scanner into a flat, pooled tape
+// of value offsets; output copies spans of the input wherever they are
+// already canonical (most strings and numbers), sorts object members by
+// index, and for checksums streams into SHA-256 in 32 KiB chunks, so
+// allocations do not grow with the number of tokens.
 package canonical

@@ -2,8 +2,8 @@ package canonical
 
 import (
 	"bytes"
-	"encoding/binary"
 	"crypto/sha256"
+	"encoding/binary"
 	"hash"
 	"io"
 	"slices"

@@ -1,0 +1,106 @@
+package canonical_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/ebbforge/adk/canonical"
+)
+
+// FuzzStringifyJSON checks, for any input: no panic; a typed error or output
+// that is valid JSON and a fixed point; agreement with Stringify of the
+// encoding/json decoding wherever that decoding is lossless; agreement of
+// every entry point.
+func FuzzStringifyJSON(f *testing.F) {
+	for _, name := range []string{"vectors.jsonl", "generated.jsonl"} {
+		for i, v := range loadVectors(f, name) {
+			if name == "generated.jsonl" && i%5 != 0 {
+				continue // a sample keeps the seed corpus quick
+			}
+			f.Add(v.input(f))
+		}
+	}
+	f.Add([]byte("\"\xe2\x82\""))
+	f.Add([]byte(`{"\ud800":1,"😀":2,"\ue000":3}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := canonical.StringifyJSON(data)
+		if err != nil {
+			if !errors.Is(err, canonical.ErrInvalidJSON) && !errors.Is(err, canonical.ErrLimit) {
+				t.Fatalf("untyped error %v", err)
+			}
+			if json.Valid(data) && !errors.Is(err, canonical.ErrLimit) {
+				t.Fatalf("rejected valid JSON %q: %v", data, err)
+			}
+			return
+		}
+		if !json.Valid([]byte(got)) || !utf8.ValidString(got) {
+			t.Fatalf("output %q of %q is not valid JSON", got, data)
+		}
+		again, err := canonical.StringifyJSON([]byte(got))
+		if err != nil || again != got {
+			t.Fatalf("not a fixed point: %q -> %q (%v)", got, again, err)
+		}
+		var w bytes.Buffer
+		if err := canonical.WriteJSON(&w, data); err != nil || w.String() != got {
+			t.Fatalf("WriteJSON = %q, %v; want %q", w.String(), err, got)
+		}
+		if utf8.Valid(data) && !strings.Contains(got, `\ud`) {
+			dec := json.NewDecoder(bytes.NewReader(data))
+			dec.UseNumber()
+			var v any
+			if err := dec.Decode(&v); err != nil {
+				t.Fatalf("encoding/json rejects %q: %v", data, err)
+			}
+			s, err := canonical.Stringify(v)
+			if err != nil || s != got {
+				t.Fatalf("Stringify(decoded %q) = %q, %v; want %q", data, s, err, got)
+			}
+		}
+	})
+}
+
+// FuzzStringifyString checks Go strings (any bytes) against the raw path.
+func FuzzStringifyString(f *testing.F) {
+	f.Add("plain")
+	f.Add("a\xe2\x82b\xff\xed\xa0\x80")
+	f.Add("\u2028<&>\x00\x1f\x7f")
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := canonical.Stringify(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !json.Valid([]byte(got)) {
+			t.Fatalf("invalid output %q", got)
+		}
+		again, err := canonical.StringifyJSON([]byte(got))
+		if err != nil || again != got {
+			t.Fatalf("not a fixed point: %q -> %q (%v)", got, again, err)
+		}
+		// A Go string's bytes inside quotes (escaping only what JSON needs)
+		// canonicalise to the same text.
+		var raw bytes.Buffer
+		raw.WriteByte('"')
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case c == '"' || c == '\\':
+				raw.WriteByte('\\')
+				raw.WriteByte(c)
+			case c < 0x20:
+				raw.WriteString(`\u00`)
+				raw.WriteByte("0123456789abcdef"[c>>4])
+				raw.WriteByte("0123456789abcdef"[c&0xf])
+			default:
+				raw.WriteByte(c)
+			}
+		}
+		raw.WriteByte('"')
+		fromRaw, err := canonical.StringifyJSON(raw.Bytes())
+		if err != nil || fromRaw != got {
+			t.Fatalf("raw path %q = %q, %v; Stringify = %q", raw.Bytes(), fromRaw, err, got)
+		}
+	})
+}
