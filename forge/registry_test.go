@@ -236,11 +236,15 @@ func TestMergeHidden(t *testing.T) {
 func TestRegistryConcurrent(t *testing.T) {
 	var r Registry
 	var wg sync.WaitGroup
+	rounds := 50
+	if testing.Short() {
+		rounds = 10
+	}
 	for i := range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range 50 {
+			for j := range rounds {
 				name := fmt.Sprintf("t%d_%d", i, j%5)
 				_ = r.Register(namedTool(t, name, &ToolOptions{Ephemeral: j%2 == 0}), true)
 				r.Hide(name)
