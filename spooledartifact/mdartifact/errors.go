@@ -1,0 +1,19 @@
+package mdartifact
+
+import "github.com/ebbforge/adk/forge"
+
+// Error codes owned by mdartifact. Errors are *forge.Error values; match
+// them with errors.Is against the sentinels below.
+const (
+	CodeTooLarge           forge.Code = "E_MD_ARTIFACT_TOO_LARGE"
+	CodeInvalidFrontMatter forge.Code = "E_MD_ARTIFACT_INVALID_FRONT_MATTER"
+)
+
+// Sentinels for errors.Is.
+var (
+	// ErrTooLarge: a line range to parse is above Kind.MaxParseBytes.
+	ErrTooLarge = &forge.Error{Code: CodeTooLarge, Status: 413}
+	// ErrInvalidFrontMatter: the front matter is not valid YAML (or expands
+	// beyond the alias budget).
+	ErrInvalidFrontMatter = &forge.Error{Code: CodeInvalidFrontMatter, Status: 422}
+)

@@ -1,0 +1,63 @@
+package mdartifact
+
+import (
+	"context"
+
+	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/spooledartifact"
+)
+
+// Name is the kind's name, shown as the artifact's kind in handles.
+const Name = "SpooledMarkdownArtifact"
+
+// Defaults for the zero Kind's limits.
+const (
+	// DefaultMaxParseBytes caps the line range parsed for links, images,
+	// text and the syntax tree (it is held in memory while parsed).
+	DefaultMaxParseBytes = 8 << 20
+	// DefaultMaxAnswerBytes caps the text of one forged-tool answer.
+	DefaultMaxAnswerBytes = 64 << 10
+)
+
+// FrontMatterLines is how far front matter may reach: its closing "---"
+// must be on one of the first FrontMatterLines lines.
+const FrontMatterLines = 200
+
+// Kind is the Markdown artifact kind ("SpooledMarkdownArtifact"). The zero
+// value uses the default limits. Kind is comparable.
+type Kind struct {
+	// MaxParseBytes caps the bytes of a line range parsed with goldmark; 0
+	// means DefaultMaxParseBytes. A larger range is ErrTooLarge.
+	MaxParseBytes int
+	// MaxAnswerBytes caps one forged-tool answer; 0 means
+	// DefaultMaxAnswerBytes. A longer answer is cut and ends with a
+	// "(truncated: ...)" note.
+	MaxAnswerBytes int
+}
+
+// Name returns "SpooledMarkdownArtifact".
+func (Kind) Name() string { return Name }
+
+// Wrap returns New(id, r, k). Nothing is read until the first query.
+func (k Kind) Wrap(ctx context.Context, id string, r spooledartifact.Reader) (forge.Artifact, error) {
+	return New(id, r, k), nil
+}
+
+// Methods returns the eight forged Markdown query methods (artifact_md_*).
+func (k Kind) Methods() []spooledartifact.Method { return methods() }
+
+func (k Kind) maxParseBytes() int {
+	if k.MaxParseBytes > 0 {
+		return k.MaxParseBytes
+	}
+	return DefaultMaxParseBytes
+}
+
+func (k Kind) maxAnswerBytes() int {
+	if k.MaxAnswerBytes > 0 {
+		return k.MaxAnswerBytes
+	}
+	return DefaultMaxAnswerBytes
+}
+
+var _ spooledartifact.Kind = Kind{}

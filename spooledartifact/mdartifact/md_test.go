@@ -1,0 +1,282 @@
+package mdartifact_test
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/spooledartifact"
+	"github.com/ebbforge/adk/spooledartifact/mdartifact"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// newMem spools s into the core's memory store and returns its reader.
+func newMem(t testing.TB, s string) spooledartifact.Reader {
+	t.Helper()
+	r, err := spooledartifact.WriteString(context.Background(), spooledartifact.NewMemoryStore(), "md", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func callTool(t *testing.T, k mdartifact.Kind, a forge.Artifact, tool string, args map[string]any) (string, error) {
+	t.Helper()
+	for _, m := range k.Methods() {
+		if m.Tool == tool {
+			return m.Call(context.Background(), a, args)
+		}
+	}
+	t.Fatalf("no method %s", tool)
+	return "", nil
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".txt")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+func readme(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/readme.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestConformance(t *testing.T) {
+	k := mdartifact.Kind{}
+	a, err := k.Wrap(context.Background(), "call_md", newMem(t, readme(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, tool string
+		args       map[string]any
+	}{
+		{"frontmatter", "artifact_md_frontmatter", nil},
+		{"headings", "artifact_md_headings", nil},
+		{"headings_depth2", "artifact_md_headings", map[string]any{"depth": 2.0}},
+		{"code_blocks", "artifact_md_code_blocks", nil},
+		{"code_blocks_sh", "artifact_md_code_blocks", map[string]any{"lang": "sh"}},
+		{"code_blocks_nolang", "artifact_md_code_blocks", map[string]any{"lang": ""}},
+		{"sections", "artifact_md_sections", nil},
+		{"sections_depth3", "artifact_md_sections", map[string]any{"depth": 3.0}},
+		{"links", "artifact_md_links", nil},
+		{"links_range", "artifact_md_links", map[string]any{"startLine": 15.0, "endLine": 15.0}},
+		{"images", "artifact_md_images", nil},
+		{"text", "artifact_md_text", nil},
+		{"text_usage", "artifact_md_text", map[string]any{"startLine": 33.0, "endLine": 48.0}},
+		{"ast_usage", "artifact_md_ast", map[string]any{"startLine": 33.0, "endLine": 48.0}},
+		{"ast_head", "artifact_md_ast", map[string]any{"endLine": 17.0}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := callTool(t, k, a, c.tool, c.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, c.name, got)
+		})
+	}
+}
+
+func TestIndex(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		doc  string
+		want mdartifact.Index
+	}{
+		{"empty", "", mdartifact.Index{}},
+		{"trailing newline counts a line", "# A\n", mdartifact.Index{LineCount: 2,
+			Headings: []mdartifact.Heading{{Depth: 1, Text: "A", StartLine: 0, EndLine: 1}}}},
+		{"nested ends", "# A\n## B\ntext\n### C\n## D\n# E", mdartifact.Index{LineCount: 6,
+			Headings: []mdartifact.Heading{
+				{1, "A", 0, 4}, {2, "B", 1, 3}, {3, "C", 3, 3}, {2, "D", 4, 4}, {1, "E", 5, 5},
+			}}},
+		{"closing sequence and indent", "  ## Title ##  \r\n#\tTab\n# #hash#", mdartifact.Index{LineCount: 3,
+			Headings: []mdartifact.Heading{{2, "Title", 0, 0}, {1, "Tab", 1, 1}, {1, "#hash#", 2, 2}}}},
+		{"not headings", "#x\n####### seven\n    # indented code\n#", mdartifact.Index{LineCount: 4}},
+		{"fences", "```go run\nx\n```\n~~~\n```\n~~~~\n````\n```\n", mdartifact.Index{LineCount: 9,
+			CodeBlocks: []mdartifact.CodeBlock{{"go", 0, 2}, {"", 3, 5}, {"", 6, 8}}}},
+		{"inline backticks are not a fence", "``` a ` b\n# H", mdartifact.Index{LineCount: 2,
+			Headings: []mdartifact.Heading{{1, "H", 1, 1}}}},
+		{"front matter", "---\n# yaml comment\n---\n# H", mdartifact.Index{LineCount: 4,
+			FrontMatter: &mdartifact.Span{StartLine: 0, EndLine: 2},
+			Headings:    []mdartifact.Heading{{1, "H", 3, 3}}}},
+		{"unclosed front matter is markdown", "---\n# H\ntext", mdartifact.Index{LineCount: 3,
+			Headings: []mdartifact.Heading{{1, "H", 1, 2}}}},
+		{"front matter must close within 200 lines", "---\n" + strings.Repeat("a: 1\n", 199) + "---\n# H", mdartifact.Index{LineCount: 202,
+			Headings: []mdartifact.Heading{{1, "H", 201, 201}}}},
+		{"front matter closing on line 199", "---\n" + strings.Repeat("a: 1\n", 198) + "---\n# H", mdartifact.Index{LineCount: 201,
+			FrontMatter: &mdartifact.Span{StartLine: 0, EndLine: 199},
+			Headings:    []mdartifact.Heading{{1, "H", 200, 200}}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := mdartifact.New("id", newMem(t, c.doc), mdartifact.Kind{})
+			got, err := a.Index(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("index (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestFrontMatter(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name, doc, want string
+		err             error
+	}{
+		{"none", "# A", "", nil},
+		{"empty", "---\n---\n", "null", nil},
+		{"order and types", "---\nz: 1\na: [true, null, 1.5, .inf, 0x10, '2']\nwhen: 2024-01-02\n---", `{"z":1,"a":[true,null,1.5,".inf",16,"2"],"when":"2024-01-02"}`, nil},
+		{"aliases", "---\nbase: &b {x: 1}\nuse: *b\n---", `{"base":{"x":1},"use":{"x":1}}`, nil},
+		{"billion laughs", "---\na: &a [x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]\n---", "", mdartifact.ErrInvalidFrontMatter},
+		{"invalid", "---\na: [1\n---", "", mdartifact.ErrInvalidFrontMatter},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := mdartifact.New("id", newMem(t, c.doc), mdartifact.Kind{})
+			got, err := a.FrontMatter(ctx)
+			if !errors.Is(err, c.err) || (err == nil) != (c.err == nil) {
+				t.Fatalf("err = %v, want %v", err, c.err)
+			}
+			if string(got) != c.want {
+				t.Errorf("front matter = %s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestRanges(t *testing.T) {
+	ctx := context.Background()
+	doc := "[a](u1)\n\n[b](u2) [c](u3)\n\n[d](u4)"
+	a := mdartifact.New("id", newMem(t, doc), mdartifact.Kind{})
+	for _, c := range []struct {
+		start, end int
+		want       []string
+	}{
+		{0, -1, []string{"u1", "u2", "u3", "u4"}},
+		{2, 2, []string{"u2", "u3"}}, // endLine is inclusive
+		{1, 3, []string{"u2", "u3"}},
+		{3, 100, []string{"u4"}},
+		{4, 2, nil},
+		{9, -1, nil},
+	} {
+		t.Run(fmt.Sprint(c.start, c.end), func(t *testing.T) {
+			links, err := a.Links(ctx, c.start, c.end)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var urls []string
+			for _, l := range links {
+				urls = append(urls, l.URL)
+			}
+			if diff := cmp.Diff(c.want, urls); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	t.Run("parse cap", func(t *testing.T) {
+		big := mdartifact.New("id", newMem(t, strings.Repeat("word ", 100)), mdartifact.Kind{MaxParseBytes: 100})
+		if _, err := big.Text(ctx, 0, -1); !errors.Is(err, mdartifact.ErrTooLarge) {
+			t.Fatalf("err = %v, want ErrTooLarge", err)
+		}
+	})
+	t.Run("answer cap", func(t *testing.T) {
+		k := mdartifact.Kind{MaxAnswerBytes: 200}
+		got, err := callTool(t, k, mdartifact.New("id", newMem(t, readme(t)), k), "artifact_md_ast", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) > 200+120 || !strings.Contains(got, "\n(truncated: answer capped at 200 of ") {
+			t.Errorf("got %d bytes: %q", len(got), got)
+		}
+	})
+}
+
+func TestToolArgs(t *testing.T) {
+	k := mdartifact.Kind{}
+	a := mdartifact.New("id", newMem(t, "# A"), k)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"artifact_md_headings", map[string]any{"depth": 0.0}},
+		{"artifact_md_headings", map[string]any{"depth": 7}},
+		{"artifact_md_sections", map[string]any{"depth": "2"}},
+		{"artifact_md_code_blocks", map[string]any{"lang": 3}},
+		{"artifact_md_text", map[string]any{"startLine": -1.0}},
+		{"artifact_md_ast", map[string]any{"endLine": 0.5}},
+	} {
+		t.Run(fmt.Sprint(c.tool, c.args), func(t *testing.T) {
+			if _, err := callTool(t, k, a, c.tool, c.args); !errors.Is(err, forge.ErrInvalidToolArgs) {
+				t.Fatalf("err = %v, want ErrInvalidToolArgs", err)
+			}
+		})
+	}
+	t.Run("not a markdown artifact", func(t *testing.T) {
+		got, err := callTool(t, k, spooledartifact.New("call_3", newMem(t, "# A")), "artifact_md_headings", nil)
+		if err != nil || got != "Error: tool call call_3 results are not a SpooledMarkdownArtifact instance" {
+			t.Fatalf("got %q, %v", got, err)
+		}
+	})
+}
+
+func TestMethods(t *testing.T) {
+	k := mdartifact.Kind{}
+	if k.Name() != "SpooledMarkdownArtifact" {
+		t.Errorf("Name = %q", k.Name())
+	}
+	a, _ := k.Wrap(context.Background(), "id", newMem(t, ""))
+	if kinded, ok := a.(spooledartifact.Kinded); !ok || a.Kind() != mdartifact.Name || kinded.ArtifactKind() != spooledartifact.Kind(k) {
+		t.Errorf("artifact kind: %q", a.Kind())
+	}
+	var names []string
+	for _, m := range k.Methods() {
+		names = append(names, m.Tool)
+		if !strings.Contains(m.Description, "produced earlier in this turn") {
+			t.Errorf("%s: description lacks the turn phrase", m.Tool)
+		}
+	}
+	want := []string{"artifact_md_frontmatter", "artifact_md_headings", "artifact_md_code_blocks", "artifact_md_sections",
+		"artifact_md_links", "artifact_md_images", "artifact_md_text", "artifact_md_ast"}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	if n := len(spooledartifact.EffectiveMethods(k)); n != 15 {
+		t.Errorf("effective methods = %d, want 15 (7 base + 8)", n)
+	}
+}

@@ -1,0 +1,277 @@
+package mdartifact
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/spooledartifact"
+)
+
+var (
+	noParams    = json.RawMessage(`{}`)
+	depthParams = json.RawMessage(`{"depth":{"type":"integer","minimum":1,"maximum":6,"description":"Only headings of exactly this depth (1 for #, 2 for ##, ...); omit for all."}}`)
+	langParams  = json.RawMessage(`{"lang":{"type":"string","description":"Only blocks with this language (the fence's first info word); '' for blocks with no language; omit for all."}}`)
+	rangeParams = json.RawMessage(`{"startLine":{"type":"integer","minimum":0,"description":"First line, 0-based, inclusive (default 0)."},` +
+		`"endLine":{"type":"integer","minimum":0,"description":"Last line, 0-based, inclusive (default: the last line). Heading and section line ranges can be passed as they are."}}`)
+)
+
+const rangeHelp = " Lines are 0-based; startLine and endLine are both inclusive and optional."
+
+func methods() []spooledartifact.Method {
+	return []spooledartifact.Method{
+		{
+			Tool: "artifact_md_frontmatter",
+			Description: "YAML front matter of a Markdown artifact produced earlier in this turn, as JSON " +
+				"((undefined) when line 0 is not --- or no closing --- is within the first 200 lines).",
+			Params: noParams,
+			Call:   call(callFrontMatter),
+		},
+		{
+			Tool: "artifact_md_headings",
+			Description: "ATX headings of a Markdown artifact produced earlier in this turn as JSON {depth, text, startLine, endLine}: " +
+				"a heading's lines run to the line before the next heading of the same or shallower depth (0-based, inclusive).",
+			Params: depthParams,
+			Call:   call(callHeadings),
+		},
+		{
+			Tool: "artifact_md_code_blocks",
+			Description: "Fenced code blocks of a Markdown artifact produced earlier in this turn as JSON {lang|null, startLine, endLine}, " +
+				"fence lines included (0-based, inclusive; an unclosed fence runs to the last line).",
+			Params: langParams,
+			Call:   call(callCodeBlocks),
+		},
+		{
+			Tool: "artifact_md_sections",
+			Description: "Sections of a Markdown artifact produced earlier in this turn as JSON {depth, heading, headingLine, bodyStartLine, bodyEndLine} " +
+				"(0-based, inclusive; pass bodyStartLine/bodyEndLine to artifact_md_text or artifact_cat to read one).",
+			Params: depthParams,
+			Call:   call(callSections),
+		},
+		{
+			Tool:        "artifact_md_links",
+			Description: "Links in a line range of a Markdown artifact produced earlier in this turn, as JSON {text, url, title?}." + rangeHelp,
+			Params:      rangeParams,
+			Call:        call(callLinks),
+		},
+		{
+			Tool:        "artifact_md_images",
+			Description: "Images in a line range of a Markdown artifact produced earlier in this turn, as JSON {alt, url, title?}." + rangeHelp,
+			Params:      rangeParams,
+			Call:        call(callImages),
+		},
+		{
+			Tool:        "artifact_md_text",
+			Description: "Plain text of a line range of a Markdown artifact produced earlier in this turn, markup stripped, one line per block." + rangeHelp,
+			Params:      rangeParams,
+			Call:        call(callText),
+		},
+		{
+			Tool: "artifact_md_ast",
+			Description: "Syntax tree of a line range of a Markdown artifact produced earlier in this turn, as MDAST-like JSON " +
+				"{type, children, value, depth, url, lang, ..., position {startLine, endLine}}." + rangeHelp,
+			Params: rangeParams,
+			Call:   call(callAST),
+		},
+	}
+}
+
+// call adapts a typed method to Method.Call. A non-Markdown artifact answers
+// with an error text, as the reference's forged handlers do.
+func call(fn func(ctx context.Context, a *Artifact, args map[string]any) (string, error)) func(context.Context, forge.Artifact, map[string]any) (string, error) {
+	return func(ctx context.Context, fa forge.Artifact, args map[string]any) (string, error) {
+		a, ok := fa.(*Artifact)
+		if !ok {
+			id := "<nil>"
+			if fa != nil {
+				id = fa.ID()
+			}
+			return fmt.Sprintf("Error: tool call %s results are not a %s instance", id, Name), nil
+		}
+		out, err := fn(ctx, a, args)
+		if err != nil {
+			return "", err
+		}
+		return capText(out, a.kind.maxAnswerBytes()), nil
+	}
+}
+
+func callFrontMatter(ctx context.Context, a *Artifact, _ map[string]any) (string, error) {
+	fm, err := a.FrontMatter(ctx)
+	if err != nil || fm == nil {
+		return "(undefined)", err
+	}
+	return render(fm)
+}
+
+func callHeadings(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
+	depth, err := depthArg(args)
+	if err != nil {
+		return "", err
+	}
+	hs, err := a.Headings(ctx, depth)
+	if err != nil {
+		return "", err
+	}
+	return render(hs)
+}
+
+func callSections(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
+	depth, err := depthArg(args)
+	if err != nil {
+		return "", err
+	}
+	ss, err := a.Sections(ctx, depth)
+	if err != nil {
+		return "", err
+	}
+	return render(ss)
+}
+
+func callCodeBlocks(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
+	var blocks []CodeBlock
+	var err error
+	switch v, ok := args["lang"]; {
+	case !ok || v == nil:
+		blocks, err = a.CodeBlocks(ctx)
+	default:
+		lang, isString := v.(string)
+		if !isString {
+			return "", forge.ErrInvalidToolArgs.With(nil, "mdartifact: lang must be a string, got %T", v)
+		}
+		blocks, err = a.CodeBlocksWithLang(ctx, lang)
+	}
+	if err != nil {
+		return "", err
+	}
+	return render(blocks)
+}
+
+func callLinks(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
+	start, end, err := rangeArgs(args)
+	if err != nil {
+		return "", err
+	}
+	ls, err := a.Links(ctx, start, end)
+	if err != nil {
+		return "", err
+	}
+	return render(ls)
+}
+
+func callImages(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
+	start, end, err := rangeArgs(args)
+	if err != nil {
+		return "", err
+	}
+	is, err := a.Images(ctx, start, end)
+	if err != nil {
+		return "", err
+	}
+	return render(is)
+}
+
+func callText(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
+	start, end, err := rangeArgs(args)
+	if err != nil {
+		return "", err
+	}
+	return a.Text(ctx, start, end)
+}
+
+func callAST(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
+	start, end, err := rangeArgs(args)
+	if err != nil {
+		return "", err
+	}
+	root, err := a.AST(ctx, start, end)
+	if err != nil {
+		return "", err
+	}
+	return render(root)
+}
+
+// render is the default serialiser for non-string results: JSON indented
+// two spaces, without HTML escaping.
+func render(v any) (string, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
+}
+
+// capText cuts s to at most max bytes at a line boundary and notes it.
+func capText(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:max], '\n')
+	if cut < 0 {
+		cut = max
+	}
+	return s[:cut] + fmt.Sprintf("\n(truncated: answer capped at %d of %d bytes; ask for a narrower startLine/endLine)", max, len(s))
+}
+
+func depthArg(args map[string]any) (int, error) {
+	d, ok, err := intArg(args, "depth")
+	if err != nil || !ok {
+		return 0, err
+	}
+	if d < 1 || d > 6 {
+		return 0, forge.ErrInvalidToolArgs.With(nil, "mdartifact: depth must be 1 to 6, got %d", d)
+	}
+	return d, nil
+}
+
+func rangeArgs(args map[string]any) (start, end int, err error) {
+	start, _, err = intArg(args, "startLine")
+	if err != nil {
+		return 0, 0, err
+	}
+	end, ok, err := intArg(args, "endLine")
+	if err != nil {
+		return 0, 0, err
+	}
+	if !ok {
+		end = -1
+	}
+	return start, end, nil
+}
+
+// intArg reads an optional non-negative integer argument, accepting the
+// number types a JSON decoder or a Go caller produces.
+func intArg(args map[string]any, name string) (int, bool, error) {
+	v, ok := args[name]
+	if !ok || v == nil {
+		return 0, false, nil
+	}
+	var n float64
+	switch t := v.(type) {
+	case float64:
+		n = t
+	case float32:
+		n = float64(t)
+	case int:
+		n = float64(t)
+	case int64:
+		n = float64(t)
+	case json.Number:
+		f, err := t.Float64()
+		if err != nil {
+			return 0, false, forge.ErrInvalidToolArgs.With(err, "mdartifact: %s must be an integer", name)
+		}
+		n = f
+	default:
+		return 0, false, forge.ErrInvalidToolArgs.With(nil, "mdartifact: %s must be an integer, got %T", name, v)
+	}
+	if n < 0 || n > 1<<40 || n != float64(int(n)) {
+		return 0, false, forge.ErrInvalidToolArgs.With(nil, "mdartifact: %s must be a non-negative integer, got %v", name, v)
+	}
+	return int(n), true, nil
+}
