@@ -1,3 +1,28 @@
-// Package dispatch will own the per-dispatch context: iteration, ack/nack,
-// the turn's tool calls, ToolCallCount and loop detection.
+// Package dispatch owns the state of one dispatch — the model/tool loop of
+// a turn — as the turn runner drives it.
+//
+// A [Context] holds the iteration counter, the ack/nack signal (a second
+// signal is [ErrAlreadySignalled]; [Context.OnAck] handlers run in order,
+// only on ack), the turn's timeline of [Message], [Thought] and
+// forge.ToolCall values in the order they happened, the per-dispatch tool
+// registry (a clone of the runner's plus the forged artifact_* tools), a
+// [Stash], and [Context.ToolCallCount] by checksum, seeded from history and
+// kept in step by StoreToolCall, MutateToolCall and DeleteToolCall. Every
+// mutation goes through the persistence [Store] first ([MemoryStore] is the
+// in-memory default), so a failing store leaves the context unchanged.
+//
+// # Loop guard
+//
+// [LoopPolicy] is on by default: at most [DefaultMaxIterations] model calls
+// per dispatch and [DefaultMaxIdenticalCalls] identical calls (same tool and
+// canonical arguments) per turn. The first repeat past the limit is not run:
+// the model gets an error result ([ErrRepeatedToolCall]) saying it already
+// made this call and what it returned. A repeat of a blocked call, or the
+// iteration cap, ends the dispatch gracefully: one last model call with no
+// tools and a note asking for an answer. Per-tool overrides and Disabled
+// turn it down or off. [Context.CheckRepeat] is the decision the runner asks
+// for each call; every decision is reported as a turnrunner.LoopGuard event.
+//
+// Middleware sees the Context: it may Ack (ending the loop), Nack, hide
+// tools, or open a gate with [Context.WaitFor].
 package dispatch

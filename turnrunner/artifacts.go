@@ -32,16 +32,28 @@ func (r *Runner) spool(ctx context.Context, store spooledartifact.Store, id stri
 	return spooledartifact.Spool(ctx, store, id, kind, src)
 }
 
-// forgeArtifactTools drops last iteration's forged tools and forges fresh
+// forgeArtifactTools drops last iteration's ephemeral tools and registers
 // artifact_* tools over the turn's tool calls into the dispatch registry.
-func (r *Runner) forgeArtifactTools(dc *dispatch.Context) error {
+// The forged set is rebuilt only when the queryable calls changed.
+func (r *Runner) forgeArtifactTools(tc *TurnContext, dc *dispatch.Context) error {
 	reg := dc.Tools()
 	reg.PruneEphemeral()
-	forged, err := spooledartifact.ForgeTools(dc.ToolCalls(), &spooledartifact.ForgeOptions{Logger: r.opts.Logger})
-	if err != nil {
-		return err
+	calls := spooledartifact.ArtifactCalls(dc.ToolCalls())
+	var key strings.Builder
+	for _, c := range calls {
+		key.WriteString(c.ID())
+		key.WriteByte(0)
+		key.WriteString(c.Results().Artifacts()[0].Kind())
+		key.WriteByte(0)
 	}
-	for _, t := range forged.All() {
+	if tc.forged == nil || tc.forgedKey != key.String() {
+		forged, err := spooledartifact.ForgeTools(calls, &spooledartifact.ForgeOptions{Logger: r.opts.Logger})
+		if err != nil {
+			return err
+		}
+		tc.forged, tc.forgedKey = forged.All(), key.String()
+	}
+	for _, t := range tc.forged {
 		if err := reg.Register(t, true); err != nil {
 			return err
 		}

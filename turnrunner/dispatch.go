@@ -61,7 +61,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (Di
 				Message: "iteration limit reached: this is the final iteration, no tools are offered"})
 		}
 
-		if err := r.forgeArtifactTools(dc); err != nil {
+		if err := r.forgeArtifactTools(tc, dc); err != nil {
 			em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "artifact-tools", Message: err.Error(), Err: err, EmittedAt: r.now()})
 		}
 

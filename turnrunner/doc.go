@@ -1,3 +1,53 @@
-// Package turnrunner will run a turn against a model, execute its tool calls
-// and stream every event over a channel.
+// Package turnrunner runs a turn against a model: it calls the model,
+// streams its answer, executes the tools it asks for, feeds the results
+// back, and loops until the model answers — sending every event to the
+// caller over a channel.
+//
+//	runner, err := turnrunner.New(model, &turnrunner.Options{Tools: tools})
+//	events, err := runner.Run(ctx, turnrunner.Input{System: "…", Prompt: "…"})
+//	for ev := range events { // closed after TurnEnd
+//		switch e := ev.(type) {
+//		case turnrunner.MessageDelta: fmt.Print(e.Delta)
+//		case turnrunner.TurnEnd:      // e.Status, e.Err
+//		}
+//	}
+//
+// # The model
+//
+// A [Model] returns one streamed response per [Request] as an
+// iter.Seq2[[Part], error]: text and thought deltas, tool calls (keyed by
+// index, arguments possibly in pieces), usage and a stop reason. Adapters
+// only translate the wire; the runner alone runs tools. llm/scripted is an
+// offline Model for tests and examples.
+//
+// # Tools
+//
+// The tool calls of one response are announced ([ToolCallContent] with
+// IsComplete false), run in parallel with at most Options.MaxParallelTools
+// at once (default 4), each under its own timeout, and completed with the
+// same ID; they are stored in call order. Errors, panics, timeouts, unknown
+// tools and bad arguments become error results the model sees — never a
+// dead turn. Text, bytes and streams are spooled (spooledartifact) under
+// the call id; results are inline by default, and a [ResultHook] such as
+// spooledartifact.HandleAbove surfaces large ones as handles the model reads
+// with the artifact_* tools forged each iteration. [RenderResult] is the
+// text a model sees for a call. Tools listed in Options.RequireApproval
+// wait on a [Gate] ([GateOpen] event) until the caller resolves it.
+//
+// # Loop, pipelines, persistence
+//
+// The built-in loop guard (dispatch.LoopPolicy, on by default) blocks
+// repeated identical calls and finishes gracefully at the iteration cap.
+// Turn and dispatch middleware wrap the turn and each iteration in the onion
+// shape; a middleware that neither calls next nor fails is
+// [ErrShortCircuited]. Everything is stored through dispatch.Store
+// (in-memory by default); on cancellation what completed is stored and what
+// did not is marked.
+//
+// # Events and backpressure
+//
+// Events are a closed set of types (a sealed [Event] interface). The runner
+// waits for a slow consumer and never drops events while ctx is live; when
+// ctx ends every goroutine of the turn exits promptly and the channel is
+// closed.
 package turnrunner

@@ -117,6 +117,10 @@ type TurnContext struct {
 	tools *forge.Registry
 	spool *spooledartifact.Scope
 
+	// forged caches the artifact tools of the dispatch goroutine's last forge.
+	forged    []*forge.Tool
+	forgedKey string
+
 	mu           sync.Mutex
 	systemPrompt *forge.Tokenizable
 	timeline     []dispatch.Entry

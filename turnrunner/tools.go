@@ -10,10 +10,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/ebbforge/adk/canonical"
 	"github.com/ebbforge/adk/dispatch"
@@ -251,27 +252,51 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 		}
 	}
 
-	var g errgroup.Group
-	g.SetLimit(r.opts.MaxParallelTools)
+	// A few long-lived workers (at most MaxParallelTools) pull calls in
+	// order: bounded parallelism without a goroutine (and a fresh stack to
+	// grow) per call.
+	var jobs []*callRecord
 	for _, rec := range recs {
-		if !rec.run {
-			continue
+		if rec.run {
+			jobs = append(jobs, rec)
 		}
-		if ctx.Err() != nil {
-			rec.fail(r.now(), cancelledText(rec.name))
-			rec.complete = false
-			if err := r.complete(ctx, em, rec); err != nil {
-				return finalize, err
-			}
-			continue
-		}
-		g.Go(func() error {
-			r.runTool(ctx, dc, em, tc.spool, rec)
-			return r.complete(ctx, em, rec)
-		})
 	}
-	if err := g.Wait(); err != nil {
-		return finalize, err
+	var next atomic.Int64
+	var mu sync.Mutex
+	var firstErr error
+	work := func() {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= len(jobs) {
+				return
+			}
+			rec := jobs[i]
+			if ctx.Err() != nil {
+				rec.fail(r.now(), cancelledText(rec.name))
+				rec.complete = false
+			} else {
+				r.runTool(ctx, dc, em, tc.spool, rec)
+			}
+			if err := r.complete(ctx, em, rec); err != nil {
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+			}
+		}
+	}
+	workers := min(r.opts.MaxParallelTools, len(jobs))
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Go(work)
+	}
+	if workers > 0 {
+		work() // the dispatch goroutine is one of the workers
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return finalize, firstErr
 	}
 	pctx := context.WithoutCancel(ctx)
 	for _, rec := range recs {

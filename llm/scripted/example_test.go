@@ -1,0 +1,40 @@
+package scripted_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ebbforge/adk/llm/scripted"
+	"github.com/ebbforge/adk/turnrunner"
+)
+
+func ExampleNew() {
+	model := scripted.New(scripted.Step{
+		Thoughts: []string{"easy"},
+		Text:     []string{"Hello, ", "world."},
+		Usage:    &turnrunner.Usage{InputTokens: 3, OutputTokens: 4},
+	})
+	for p, err := range model.Stream(context.Background(), &turnrunner.Request{System: "be nice"}) {
+		if err != nil {
+			panic(err)
+		}
+		switch p.Kind {
+		case turnrunner.PartThought:
+			fmt.Printf("thought %q\n", p.Text)
+		case turnrunner.PartText:
+			fmt.Printf("text %q\n", p.Text)
+		case turnrunner.PartUsage:
+			fmt.Println("usage", p.Usage.InputTokens, p.Usage.OutputTokens)
+		case turnrunner.PartStop:
+			fmt.Println("stop", p.StopReason)
+		}
+	}
+	fmt.Println("requests seen:", len(model.Requests()), model.Requests()[0].System)
+	// Output:
+	// thought "easy"
+	// text "Hello, "
+	// text "world."
+	// usage 3 4
+	// stop end
+	// requests seen: 1 be nice
+}

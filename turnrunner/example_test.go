@@ -1,0 +1,89 @@
+package turnrunner_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm/scripted"
+	"github.com/ebbforge/adk/turnrunner"
+)
+
+type weatherArgs struct {
+	City string `json:"city"`
+}
+
+func ExampleRunner_Run() {
+	weather, _ := forge.NewTypedTool("weather", "Current weather of a city.",
+		func(ctx context.Context, a weatherArgs, inv forge.Invocation) (forge.Output, error) {
+			return forge.TextOutput("sunny in " + a.City), nil
+		}, nil)
+	model := scripted.New(
+		scripted.Use(scripted.Call{ID: "c1", Name: "weather", Args: `{"city":"Oslo"}`}),
+		scripted.Say("It is ", "sunny in Oslo."),
+	)
+	runner, err := turnrunner.New(model, &turnrunner.Options{Tools: []*forge.Tool{weather}})
+	if err != nil {
+		panic(err)
+	}
+	events, err := runner.Run(context.Background(), turnrunner.Input{Prompt: "Weather in Oslo?"})
+	if err != nil {
+		panic(err)
+	}
+	for ev := range events {
+		switch e := ev.(type) {
+		case turnrunner.ToolCallContent:
+			if e.IsComplete {
+				text, _ := turnrunner.RenderResult(context.Background(), e.Call)
+				fmt.Printf("%s -> %s\n", e.Tool, text)
+			}
+		case turnrunner.MessageDelta:
+			if e.IsComplete {
+				fmt.Println("answer:", e.Full)
+			}
+		case turnrunner.TurnEnd:
+			fmt.Println("turn", e.Status)
+		}
+	}
+	// Output:
+	// weather -> sunny in Oslo
+	// answer: It is sunny in Oslo.
+	// turn completed
+}
+
+func Example_loopPolicy() {
+	ping, _ := forge.NewTypedTool("ping", "Ping a host.",
+		func(ctx context.Context, a weatherArgs, inv forge.Invocation) (forge.Output, error) {
+			return forge.TextOutput("pong"), nil
+		}, nil)
+	// A model that keeps repeating the same call until tools are withdrawn.
+	model := scripted.NewFunc(func(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) {
+		if req.Final {
+			return scripted.Say("The host answers."), nil
+		}
+		return scripted.Use(scripted.Call{Name: "ping", Args: `{"city":"x"}`}), nil
+	})
+	runner, _ := turnrunner.New(model, &turnrunner.Options{
+		Tools: []*forge.Tool{ping},
+		Loop:  dispatch.LoopPolicy{MaxIdenticalCalls: 2, MaxIterations: 10},
+	})
+	events, _ := runner.Run(context.Background(), turnrunner.Input{Prompt: "Is it up?"})
+	for ev := range events {
+		switch e := ev.(type) {
+		case turnrunner.LoopGuard:
+			fmt.Println("loop guard:", e.Decision)
+		case turnrunner.MessageDelta:
+			if e.IsComplete {
+				fmt.Println("answer:", e.Full)
+			}
+		case turnrunner.TurnEnd:
+			fmt.Println("turn", e.Status)
+		}
+	}
+	// Output:
+	// loop guard: blocked-repeat
+	// loop guard: finalize
+	// answer: The host answers.
+	// turn completed
+}
