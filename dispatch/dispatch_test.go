@@ -1,0 +1,214 @@
+package dispatch_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"go.uber.org/goleak"
+
+	"github.com/ebbforge/adk/canonical"
+	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func call(t *testing.T, id, tool, args string) *forge.ToolCall {
+	t.Helper()
+	sum, err := canonical.Checksum(tool, json.RawMessage(args))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc, err := forge.NewToolCall(forge.RawToolCall{ID: id, Tool: tool, Args: args, Checksum: sum,
+		Results: forge.TextResults(forge.NewTokenizable("r-" + id)), IsComplete: true,
+		CreatedAt: time.Unix(1, 0), CompletedAt: time.Unix(2, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tc
+}
+
+func newCtx(t *testing.T, cfg dispatch.Config) *dispatch.Context {
+	t.Helper()
+	if cfg.TurnID == "" {
+		cfg.TurnID = "turn"
+	}
+	c, err := dispatch.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestSignals(t *testing.T) {
+	c := newCtx(t, dispatch.Config{})
+	var order []int
+	c.OnAck(func() { order = append(order, 1) })
+	unsub := c.OnAck(func() { order = append(order, 2) })
+	c.OnAck(func() { panic("handler bug") })
+	c.OnAck(func() { order = append(order, 4) })
+	unsub()
+	if err := c.Ack(); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]int{1, 4}, order); d != "" {
+		t.Errorf("handlers (-want +got):\n%s", d)
+	}
+	if !c.IsSignalled() || !c.IsAcked() || c.NackErr() != nil {
+		t.Error("state after ack")
+	}
+	if err := c.Ack(); !errors.Is(err, dispatch.ErrAlreadySignalled) {
+		t.Errorf("second ack: %v", err)
+	}
+	if err := c.Nack(nil); !errors.Is(err, dispatch.ErrAlreadySignalled) {
+		t.Errorf("nack after ack: %v", err)
+	}
+
+	n := newCtx(t, dispatch.Config{})
+	ran := false
+	n.OnAck(func() { ran = true })
+	if err := n.Nack(nil); err != nil {
+		t.Fatal(err)
+	}
+	if ran || n.IsAcked() || !errors.Is(n.NackErr(), dispatch.ErrNacked) {
+		t.Errorf("nack: ran=%v acked=%v err=%v", ran, n.IsAcked(), n.NackErr())
+	}
+}
+
+func TestToolCallCounts(t *testing.T) {
+	ctx := context.Background()
+	a1, a2, b := call(t, "1", "a", `{"x":1}`), call(t, "2", "a", `{ "x" : 1 }`), call(t, "3", "b", `{}`)
+	store := dispatch.NewMemoryStore()
+	c := newCtx(t, dispatch.Config{Store: store, Timeline: []dispatch.Entry{{ToolCall: a1}}})
+	if got := c.ToolCallCount(a1.Checksum()); got != 1 {
+		t.Fatalf("seeded count %d", got)
+	}
+	if a1.Checksum() != a2.Checksum() {
+		t.Fatal("canonical args should share a checksum")
+	}
+	if err := c.StoreToolCall(ctx, a2); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.ToolCallCount(a1.Checksum()); got != 2 {
+		t.Errorf("after store %d", got)
+	}
+	// Mutate call 2 into a b-call: the count moves.
+	moved := call(t, "2", "b", `{}`)
+	if err := c.MutateToolCall(ctx, moved); err != nil {
+		t.Fatal(err)
+	}
+	if c.ToolCallCount(a1.Checksum()) != 1 || c.ToolCallCount(b.Checksum()) != 1 {
+		t.Errorf("after mutate: a=%d b=%d", c.ToolCallCount(a1.Checksum()), c.ToolCallCount(b.Checksum()))
+	}
+	if got := c.ToolCalls(); len(got) != 2 || got[1] != moved {
+		t.Errorf("mutate did not replace in place: %v", got)
+	}
+	if ok, err := c.DeleteToolCall(ctx, "2"); !ok || err != nil {
+		t.Fatalf("delete: %v %v", ok, err)
+	}
+	if c.ToolCallCount(b.Checksum()) != 0 {
+		t.Error("count after delete")
+	}
+	tl, _ := store.Load(ctx, "turn")
+	if len(tl) != 0 { // call 1 was history (not stored again); call 2 was deleted
+		t.Errorf("store holds %d entries", len(tl))
+	}
+}
+
+type failingStore struct{ dispatch.MemoryStore }
+
+func (f *failingStore) Save(context.Context, string, dispatch.Entry) error { return errors.New("db down") }
+
+func TestFailingStoreLeavesContextUnchanged(t *testing.T) {
+	c := newCtx(t, dispatch.Config{Store: &failingStore{}})
+	tc := call(t, "1", "a", `{}`)
+	if err := c.StoreToolCall(context.Background(), tc); !errors.Is(err, dispatch.ErrStore) {
+		t.Fatalf("err = %v", err)
+	}
+	if len(c.Timeline()) != 0 || c.ToolCallCount(tc.Checksum()) != 0 {
+		t.Error("context changed after a failed store")
+	}
+}
+
+func TestCheckRepeat(t *testing.T) {
+	ctx := context.Background()
+	c := newCtx(t, dispatch.Config{Loop: dispatch.LoopPolicy{MaxIdenticalCalls: 2,
+		PerTool: map[string]dispatch.ToolLoopPolicy{"free": {Disabled: true}, "tight": {MaxIdenticalCalls: 1}}}})
+	a := call(t, "1", "a", `{}`)
+	steps := []struct {
+		pending int
+		want    dispatch.LoopDecision
+	}{{0, dispatch.LoopAllow}, {1, dispatch.LoopAllow}, {2, dispatch.LoopBlockedRepeat}, {2, dispatch.LoopFinalize}}
+	for i, s := range steps {
+		if v := c.CheckRepeat("a", a.Checksum(), s.pending); v.Decision != s.want {
+			t.Errorf("step %d: %+v, want %s", i, v, s.want)
+		}
+	}
+	_ = c.StoreToolCall(ctx, a)
+	if v := c.CheckRepeat("free", a.Checksum(), 5); v.Decision != dispatch.LoopAllow {
+		t.Errorf("exempt tool: %+v", v)
+	}
+	if v := c.CheckRepeat("tight", "other", 1); v.Decision != dispatch.LoopBlockedRepeat || v.Limit != 1 {
+		t.Errorf("per-tool limit: %+v", v)
+	}
+	if (dispatch.LoopPolicy{}).IterationLimit() != dispatch.DefaultMaxIterations || (dispatch.LoopPolicy{Disabled: true}).IdenticalCallLimit("x") != 0 {
+		t.Error("defaults")
+	}
+	if _, err := dispatch.New(dispatch.Config{TurnID: "t", Loop: dispatch.LoopPolicy{MaxIterations: -1}}); !errors.Is(err, dispatch.ErrInvalidContext) {
+		t.Errorf("negative policy: %v", err)
+	}
+}
+
+func TestMessageAndThoughtValidation(t *testing.T) {
+	txt := forge.NewTokenizable("hi")
+	msgs := []struct {
+		name string
+		raw  dispatch.RawMessage
+		ok   bool
+	}{
+		{"valid", dispatch.RawMessage{ID: "m", Role: dispatch.RoleUser, Content: txt}, true},
+		{"no id", dispatch.RawMessage{Role: dispatch.RoleUser, Content: txt}, false},
+		{"system role", dispatch.RawMessage{ID: "m", Role: "system", Content: txt}, false},
+		{"empty", dispatch.RawMessage{ID: "m", Role: dispatch.RoleAssistant}, false},
+	}
+	for _, tt := range msgs {
+		t.Run("message/"+tt.name, func(t *testing.T) {
+			_, err := dispatch.NewMessage(tt.raw)
+			if (err == nil) != tt.ok || (err != nil && !errors.Is(err, dispatch.ErrInvalidInitialMessage)) {
+				t.Errorf("err = %v", err)
+			}
+		})
+	}
+	thoughts := []struct {
+		name string
+		raw  dispatch.RawThought
+		ok   bool
+	}{
+		{"plain", dispatch.RawThought{ID: "t", Content: txt}, true},
+		{"plain without content", dispatch.RawThought{ID: "t"}, false},
+		{"opaque", dispatch.RawThought{ID: "t", Payload: json.RawMessage(`{"sig":"x"}`), ReplayCompatibility: "anthropic"}, true},
+		{"opaque without tag", dispatch.RawThought{ID: "t", Payload: json.RawMessage(`"x"`)}, false},
+	}
+	for _, tt := range thoughts {
+		t.Run("thought/"+tt.name, func(t *testing.T) {
+			th, err := dispatch.NewThought(tt.raw)
+			if (err == nil) != tt.ok || (err != nil && !errors.Is(err, dispatch.ErrInvalidInitialThought)) {
+				t.Errorf("err = %v", err)
+			}
+			if th != nil && tt.raw.Payload != nil && (th.Replayable("openai") || !th.Replayable("anthropic")) {
+				t.Error("replay filter")
+			}
+		})
+	}
+}
+
+func TestWaitForWithoutGate(t *testing.T) {
+	c := newCtx(t, dispatch.Config{})
+	if _, err := c.WaitFor(context.Background(), dispatch.GateRequest{Payload: 1}); !errors.Is(err, dispatch.ErrGateNotSupported) {
+		t.Errorf("err = %v", err)
+	}
+}
