@@ -121,7 +121,9 @@ func TestToolCallCounts(t *testing.T) {
 
 type failingStore struct{ dispatch.MemoryStore }
 
-func (f *failingStore) Save(context.Context, string, dispatch.Entry) error { return errors.New("db down") }
+func (f *failingStore) Save(context.Context, string, dispatch.Entry) error {
+	return errors.New("db down")
+}
 
 func TestFailingStoreLeavesContextUnchanged(t *testing.T) {
 	c := newCtx(t, dispatch.Config{Store: &failingStore{}})
