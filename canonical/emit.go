@@ -25,10 +25,10 @@ const (
 // holds its first eight bytes, big-endian, remapped so that integer order is
 // UTF-16 order (see sortPrefix).
 type member struct {
-	prefix   uint64
-	key, val uint32 // tape indices
-	ks, ke   uint32
-	flags    uint8
+	prefix uint64
+	key    uint32 // tape index of the key; the value follows it
+	ks, ke uint32
+	flags  uint8
 }
 
 const (
@@ -157,20 +157,28 @@ func (st *state) emit(i uint32) uint32 {
 	case kindString:
 		st.emitString(n)
 	case kindArray:
-		st.buf = append(st.buf, '[')
+		buf := append(st.buf, '[')
+		data, tape := st.data, st.tape
 		for j := i + 1; j < n.end; {
 			if j != i+1 {
-				st.buf = append(st.buf, ',')
+				buf = append(buf, ',')
 			}
-			if e := st.tape[j]; e.flags&flagCopy != 0 && e.end-e.start < flushSize {
-				st.buf = append(st.buf, st.data[e.start:e.end]...) // canonical scalar
+			if e := tape[j]; e.flags&flagCopy != 0 && e.end-e.start < flushSize {
+				buf = append(buf, data[e.start:e.end]...) // canonical scalar
 				j++
+				if len(buf) < flushSize {
+					continue
+				}
 			} else {
+				st.buf = buf
 				j = st.emit(j)
+				buf = st.buf
 			}
+			st.buf = buf
 			st.maybeFlush()
+			buf = st.buf
 		}
-		st.buf = append(st.buf, ']')
+		st.buf = append(buf, ']')
 		return n.end
 	case kindObject:
 		st.emitObject(i, n.end)
@@ -224,18 +232,24 @@ func (st *state) less(a, b *member) bool {
 	return a.key < b.key
 }
 
+// insertionLimit is the object size up to which members are sorted by
+// insertion as they are read; larger objects are sorted once at the end.
+const insertionLimit = 16
+
 // emitObject writes the object at tape[i] (its subtree ends at end) with its
 // members in UTF-16 key order, the last of duplicate keys winning.
 func (st *state) emitObject(i, end uint32) {
 	base, arenaBase := len(st.members), len(st.arena)
-	sorted := true
+	members := st.members // local copies keep the hot loops in registers
+	data, tape := st.data, st.tape
+	needSort := false
 	for j := i + 1; j < end; {
-		kn := st.tape[j]
-		m := member{key: j, val: j + 1, ks: kn.start + 1, ke: kn.end - 1}
+		kn := tape[j]
+		m := member{key: j, ks: kn.start + 1, ke: kn.end - 1}
 		switch {
 		case kn.flags&(flagEscaped|flagInvalid) != 0:
 			ks := len(st.arena)
-			st.arena = appendDecodedKey(st.arena, st.data[m.ks:m.ke])
+			st.arena = appendDecodedKey(st.arena, data[m.ks:m.ke])
 			m.ks, m.ke, m.flags = uint32(ks), uint32(len(st.arena)), memberArena
 			if bytes.IndexByte(st.arena[ks:], 0xed) >= 0 {
 				m.flags |= memberSurrogate // maybe; the full comparison decides
@@ -243,68 +257,101 @@ func (st *state) emitObject(i, end uint32) {
 			m.prefix = sortPrefix(st.arena, m.ks, m.ke, false)
 		case kn.flags&flagASCII != 0:
 			m.flags = memberASCII
-			m.prefix = sortPrefix(st.data, m.ks, m.ke, true)
+			m.prefix = sortPrefix(data, m.ks, m.ke, true)
 		default:
-			m.prefix = sortPrefix(st.data, m.ks, m.ke, false)
+			m.prefix = sortPrefix(data, m.ks, m.ke, false)
 		}
-		if sorted && len(st.members) > base && st.compareMembers(&st.members[len(st.members)-1], &m) >= 0 {
-			sorted = false
-		}
-		st.members = append(st.members, m)
-		j = st.next(j + 1)
-	}
-	ms := st.members[base:]
-	if !sorted {
-		if len(ms) <= 16 {
-			for k := 1; k < len(ms); k++ {
-				for l := k; l > 0 && st.less(&ms[l], &ms[l-1]); l-- {
-					ms[l], ms[l-1] = ms[l-1], ms[l]
-				}
-			}
+		if v := tape[j+1]; v.kind == kindArray || v.kind == kindObject {
+			j = v.end
 		} else {
-			slices.SortFunc(ms, func(a, b member) int {
-				switch {
-				case a.key == b.key:
-					return 0
-				case st.less(&a, &b):
-					return -1
-				}
-				return 1
-			})
+			j += 2
 		}
+		members = append(members, m)
+		ms := members[base:]
+		n := len(ms) - 1
+		if n == 0 || needSort {
+			continue
+		}
+		if n >= insertionLimit {
+			if st.compareMembers(&ms[n-1], &m) >= 0 {
+				needSort = true // sorted in one go below
+			}
+			continue
+		}
+		// Insert m into the sorted ms[:n]. Document order breaks ties, so m
+		// goes after an equal key, which it shadows.
+		k := n
+		for k > 0 {
+			c := st.compareMembers(&ms[k-1], &m)
+			if c < 0 {
+				break
+			}
+			if c == 0 {
+				ms[k-1].flags |= memberShadowed
+				break
+			}
+			k--
+		}
+		if k < n {
+			copy(ms[k+1:], ms[k:n])
+			ms[k] = m
+		}
+	}
+	ms := members[base:]
+	if needSort {
+		slices.SortFunc(ms, func(a, b member) int {
+			switch {
+			case a.key == b.key:
+				return 0
+			case st.less(&a, &b):
+				return -1
+			}
+			return 1
+		})
 		for k := 1; k < len(ms); k++ {
 			if st.compareMembers(&ms[k-1], &ms[k]) == 0 {
 				ms[k-1].flags |= memberShadowed
 			}
 		}
 	}
+	st.members = members
 	st.arena = st.arena[:arenaBase]
 
-	st.buf = append(st.buf, '{')
+	buf := append(st.buf, '{')
 	first := true
 	for k := base; k < base+len(ms); k++ {
-		m := st.members[k] // st.members may grow (and move) while emitting values
+		m := &st.members[k]
 		if m.flags&memberShadowed != 0 {
 			continue
 		}
 		if !first {
-			st.buf = append(st.buf, ',')
+			buf = append(buf, ',')
 		}
 		first = false
-		if kn := st.tape[m.key]; kn.flags&flagCopy != 0 && kn.end-kn.start < flushSize {
-			st.buf = append(st.buf, st.data[kn.start:kn.end]...)
+		key := m.key // st.members may grow (and move) while emitting the value
+		if kn := tape[key]; kn.flags&flagCopy != 0 && kn.end-kn.start < flushSize {
+			buf = append(buf, data[kn.start:kn.end]...)
 		} else {
+			st.buf = buf
 			st.emitString(kn)
+			buf = st.buf
 		}
-		st.buf = append(st.buf, ':')
-		if e := st.tape[m.val]; e.flags&flagCopy != 0 && e.end-e.start < flushSize {
-			st.buf = append(st.buf, st.data[e.start:e.end]...) // canonical scalar
+		buf = append(buf, ':')
+		if e := tape[key+1]; e.flags&flagCopy != 0 && e.end-e.start < flushSize {
+			buf = append(buf, data[e.start:e.end]...) // canonical scalar
+			if len(buf) < flushSize {
+				continue
+			}
 		} else {
-			st.emit(m.val)
+			st.buf = buf
+			st.emit(key + 1)
+			buf = st.buf
 		}
+		st.buf = buf
 		st.maybeFlush()
+		buf = st.buf
 	}
-	st.buf = append(st.buf, '}')
+	st.buf = append(buf, '}')
 	st.members = st.members[:base]
 }
 

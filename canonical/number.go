@@ -87,22 +87,23 @@ func abs(x int) int {
 }
 
 // scanNumber validates the JSON number starting at data[i] and returns the
-// index just past it. canonical reports that the literal text is already
-// what JavaScript prints for its value, so it can be copied as is: no
-// exponent, at most 15 significant digits (exactly representable and
-// shortest), no trailing fraction zeros, not negative zero, and not below
+// index just past it. When copyEnd > 0, data[i:copyEnd] is already what
+// JavaScript prints for the value and can be copied as is: the literal
+// without trailing fraction zeros (and a bare '.'), provided it has no
+// exponent, at most 15 significant digits (so it is exactly the shortest
+// round-trip form of its double), is not negative zero, and is not below
 // 1e-6 (where JavaScript switches to exponent form).
-func scanNumber(data []byte, i int) (end int, canonical, ok bool) {
+func scanNumber(data []byte, i int) (end, copyEnd int, ok bool) {
 	n := len(data)
 	neg := false
 	if data[i] == '-' {
 		neg = true
 		i++
 		if i >= n {
-			return i, false, false
+			return i, 0, false
 		}
 	}
-	canonical = true
+	canonical := true
 	sig := 0
 	zeroInt := false
 	switch c := data[i]; {
@@ -117,8 +118,9 @@ func scanNumber(data []byte, i int) (end int, canonical, ok bool) {
 		}
 		sig = i - s
 	default:
-		return i, false, false
+		return i, 0, false
 	}
+	copyEnd = i
 	if i < n && data[i] == '.' {
 		i++
 		s := i
@@ -126,22 +128,29 @@ func scanNumber(data []byte, i int) (end int, canonical, ok bool) {
 			i++
 		}
 		if i == s {
-			return i, false, false
+			return i, 0, false
 		}
-		if data[i-1] == '0' {
-			canonical = false
+		t := i // trim trailing zeros
+		for t > s && data[t-1] == '0' {
+			t--
 		}
+		if t > s {
+			copyEnd = t
+		} // else: the fraction is all zeros and the copy stops before '.'
 		if zeroInt {
 			lz := s
-			for lz < i && data[lz] == '0' {
+			for lz < t && data[lz] == '0' {
 				lz++
 			}
-			if lz-s >= 6 {
-				canonical = false
+			if t > s && lz-s >= 6 {
+				canonical = false // below 1e-6
 			}
-			sig = i - lz
+			sig = t - lz
+			if t == s && neg {
+				canonical = false // -0.000
+			}
 		} else {
-			sig += i - s
+			sig += t - s
 		}
 	} else if zeroInt && neg {
 		canonical = false // -0
@@ -157,13 +166,13 @@ func scanNumber(data []byte, i int) (end int, canonical, ok bool) {
 			i++
 		}
 		if i == s {
-			return i, false, false
+			return i, 0, false
 		}
 	}
-	if sig > 15 {
-		canonical = false
+	if sig > 15 || !canonical {
+		copyEnd = 0
 	}
-	return i, canonical, true
+	return i, copyEnd, true
 }
 
 // appendNumberText appends the canonical form of a validated JSON number.

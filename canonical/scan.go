@@ -124,15 +124,15 @@ func (st *state) parse(data []byte, maxDepth int) error {
 			if c != '-' && (c < '0' || c > '9') {
 				return syntaxError(data, i, "expecting a value")
 			}
-			end, canon, ok := scanNumber(data, i)
+			end, copyEnd, ok := scanNumber(data, i)
 			if !ok {
 				return syntaxError(data, end, "malformed number")
 			}
-			var flags uint8
-			if canon {
-				flags = flagCopy
+			if copyEnd > 0 {
+				tape = append(tape, node{start: uint32(i), end: uint32(copyEnd), kind: kindNumber, flags: flagCopy})
+			} else {
+				tape = append(tape, node{start: uint32(i), end: uint32(end), kind: kindNumber})
 			}
-			tape = append(tape, node{start: uint32(i), end: uint32(end), kind: kindNumber, flags: flags})
 			i = end
 		}
 		// After a value: a separator, a closer, or the end of the document.

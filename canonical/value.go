@@ -203,12 +203,12 @@ func (st *state) number(s string) error {
 		st.buf = append(st.buf, '0')
 		return nil
 	}
-	end, canon, ok := scanNumber([]byte(s), 0)
+	end, copyEnd, ok := scanNumber([]byte(s), 0)
 	if !ok || end != len(s) {
 		return fmt.Errorf("%w: json.Number %q is not a JSON number", ErrInvalidJSON, s)
 	}
-	if canon {
-		st.buf = append(st.buf, s...)
+	if copyEnd > 0 {
+		st.buf = append(st.buf, s[:copyEnd]...)
 	} else {
 		st.buf = appendNumberText(st.buf, []byte(s))
 	}
