@@ -26,22 +26,22 @@ import (
 // lines of their content in the whole document (for fenced code, the lines
 // inside the fences).
 type Node struct {
-	Type     string    `json:"type"`
-	Depth    int       `json:"depth,omitempty"`
-	Value    string    `json:"value,omitempty"`
-	Lang     string    `json:"lang,omitempty"`
-	Meta     string    `json:"meta,omitempty"`
-	URL      string    `json:"url,omitempty"`
-	Title    string    `json:"title,omitempty"`
-	Alt      string    `json:"alt,omitempty"`
-	Ordered  *bool     `json:"ordered,omitempty"`
-	Start    int       `json:"start,omitempty"`
-	Spread   *bool     `json:"spread,omitempty"`
-	Checked  *bool     `json:"checked,omitempty"`
-	Align    []string  `json:"align,omitempty"`
-	Position *Span     `json:"position,omitempty"`
-	Children []*Node   `json:"children,omitempty"`
-	parent   *Node     // the listItem a task checkbox marks
+	Type     string   `json:"type"`
+	Depth    int      `json:"depth,omitempty"`
+	Value    string   `json:"value,omitempty"`
+	Lang     string   `json:"lang,omitempty"`
+	Meta     string   `json:"meta,omitempty"`
+	URL      string   `json:"url,omitempty"`
+	Title    string   `json:"title,omitempty"`
+	Alt      string   `json:"alt,omitempty"`
+	Ordered  *bool    `json:"ordered,omitempty"`
+	Start    int      `json:"start,omitempty"`
+	Spread   *bool    `json:"spread,omitempty"`
+	Checked  *bool    `json:"checked,omitempty"`
+	Align    []string `json:"align,omitempty"`
+	Position *Span    `json:"position,omitempty"`
+	Children []*Node  `json:"children,omitempty"`
+	parent   *Node    // the listItem a task checkbox marks
 }
 
 // Link is a link (inline, reference or GFM autolink) in a line range.

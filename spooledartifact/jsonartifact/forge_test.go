@@ -1,0 +1,107 @@
+package jsonartifact_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
+
+	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/spooledartifact"
+	"github.com/ebbforge/adk/spooledartifact/jsonartifact"
+	"github.com/ebbforge/adk/spooledartifact/mdartifact"
+)
+
+// TestForgeMixedKinds forges tools over plain, JSON and Markdown results:
+// the base seven take every call, each kind's tools only its own calls.
+func TestForgeMixedKinds(t *testing.T) {
+	ctx := context.Background()
+	store := spooledartifact.NewMemoryStore()
+	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	spool := func(id string, kind forge.ArtifactKind, text string, fromArtifactTool bool) *forge.ToolCall {
+		a, err := spooledartifact.SpoolString(ctx, store, id, kind, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := forge.NewToolCall(forge.RawToolCall{ID: id, Tool: "fetch", Args: map[string]any{},
+			Checksum: strings.Repeat("a", 64), Results: a, IsComplete: true,
+			FromArtifactTool: fromArtifactTool, CreatedAt: t0, CompletedAt: t0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	calls := []*forge.ToolCall{
+		spool("plain_1", nil, "alpha\nbeta", false),
+		spool("json_1", jsonartifact.Kind{}, `{"a":{"b":1}}`, false),
+		spool("md_1", mdartifact.Kind{}, "# Title\n[x](https://x.example)", false),
+		spool("jsonl_1", jsonartifact.Kind{Format: jsonartifact.FormatNDJSON}, "{\"a\":1}\n{\"a\":2}\n", false),
+		spool("grep_of_json", jsonartifact.Kind{}, `{}`, true), // an artifact tool's answer: never queryable
+	}
+	reg, err := spooledartifact.ForgeTools(calls, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enum := func(name string) []string {
+		tl, ok := reg.Get(name)
+		if !ok {
+			t.Fatalf("tool %s not forged", name)
+		}
+		var ids []string
+		for _, v := range gjson.GetBytes(tl.Schema(), "properties.callId.enum").Array() {
+			ids = append(ids, v.String())
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	all := []string{"json_1", "jsonl_1", "md_1", "plain_1"}
+	jsonIDs := []string{"json_1", "jsonl_1"}
+	mdIDs := []string{"md_1"}
+	want := map[string][]string{}
+	for _, m := range spooledartifact.BaseMethods() {
+		want[m.Tool] = all
+	}
+	for _, m := range (jsonartifact.Kind{}).Methods() {
+		want[m.Tool] = jsonIDs
+	}
+	for _, m := range (mdartifact.Kind{}).Methods() {
+		want[m.Tool] = mdIDs
+	}
+	if len(want) != 7+7+8 {
+		t.Fatalf("expected 22 distinct tools, have %d", len(want))
+	}
+	got := map[string][]string{}
+	for _, tl := range reg.All() {
+		got[tl.Name()] = enum(tl.Name())
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("forged tools and their callId enums (-want +got):\n%s", diff)
+	}
+
+	run := func(tool, args string) (string, error) {
+		tl, _ := reg.Get(tool)
+		out, err := tl.Execute(ctx, json.RawMessage(args), forge.Invocation{CallID: strings.Repeat("b", 64)}, nil)
+		return out.Text(), err
+	}
+	for _, c := range []struct{ tool, args, want string }{
+		{"artifact_json_get", `{"callId":"json_1","path":"a.b"}`, "1"},
+		{"artifact_json_type", `{"callId":"jsonl_1"}`, "ndjson"},
+		{"artifact_md_links", `{"callId":"md_1"}`, "[\n  {\n    \"text\": \"x\",\n    \"url\": \"https://x.example\"\n  }\n]"},
+		{"artifact_head", `{"callId":"md_1","n":1}`, "# Title"},
+	} {
+		out, err := run(c.tool, c.args)
+		if err != nil || out != c.want {
+			t.Errorf("%s %s = %q, %v; want %q", c.tool, c.args, out, err, c.want)
+		}
+	}
+	// A Markdown call is not in the JSON tools' enum.
+	if _, err := run("artifact_json_keys", `{"callId":"md_1"}`); !errors.Is(err, forge.ErrInvalidToolArgs) {
+		t.Errorf("json tool on a markdown call: err = %v, want ErrInvalidToolArgs", err)
+	}
+}

@@ -1,0 +1,49 @@
+// Package mdartifact is the Markdown artifact kind
+// ("SpooledMarkdownArtifact"): spooled Markdown tool output the model
+// navigates with eight forged tools on top of the base seven.
+//
+// Use the kind as a tool's artifact kind, or wrap a reader directly:
+//
+//	opts.ArtifactKind = mdartifact.Kind{}
+//	a := mdartifact.New(id, reader, mdartifact.Kind{})
+//	secs, err := a.Sections(ctx, 2)
+//	text, err := a.Text(ctx, secs[0].BodyStartLine, secs[0].BodyEndLine)
+//
+// # Structural index
+//
+// The first query builds the index in one streaming scan that keeps
+// metadata only (Index), following the reference's rules: front matter only
+// when line 0 is "---" and a closing "---" is on one of the first 200 lines
+// (its lines are then not scanned); ATX headings are 1 to 6 '#' then a space
+// or tab (up to three leading spaces, closing '#'s dropped); fences are three
+// or more backticks or tildes, closed by the same character at least as
+// long, and an unclosed fence runs to the last line. A heading's EndLine is
+// the line before the next heading of the same or shallower depth, or the
+// last line. Lines are 0-based and every range is inclusive at both ends,
+// so a heading's or section's range can be passed back as is.
+//
+// # Parsed queries
+//
+// Links, Images, Text and AST parse only the requested lines [start, end]
+// with goldmark (CommonMark + GFM: tables, strikethrough, task lists,
+// autolinks), at most Kind.MaxParseBytes (8 MiB) at a time (ErrTooLarge
+// past it). Front matter lines are blanked before parsing; AST returns the
+// front matter as a yaml node when the range covers it. The tree is an
+// MDAST-like Node (see its doc) with block positions in document lines.
+// FrontMatter parses YAML with go.yaml.in/yaml/v3 and renders JSON in
+// mapping order (ErrInvalidFrontMatter on bad YAML or alias bombs).
+//
+// # Forged tools
+//
+//	artifact_md_frontmatter  front matter as JSON, or (undefined)
+//	artifact_md_headings     {depth, text, startLine, endLine}; depth filters exactly
+//	artifact_md_code_blocks  {lang|null, startLine, endLine}; lang "" = no language
+//	artifact_md_sections     {depth, heading, headingLine, bodyStartLine, bodyEndLine}
+//	artifact_md_links        {text, url, title?} in [startLine, endLine]
+//	artifact_md_images       {alt, url, title?} in [startLine, endLine]
+//	artifact_md_text         plain text of [startLine, endLine]
+//	artifact_md_ast          the syntax tree of [startLine, endLine]
+//
+// Answers are JSON indented two spaces, cut at Kind.MaxAnswerBytes (64 KiB)
+// with a "(truncated: ...)" note.
+package mdartifact
