@@ -282,12 +282,20 @@ func (st *state) emitObject(i, end uint32) {
 		// goes after an equal key, which it shadows.
 		k := n
 		for k > 0 {
-			c := st.compareMembers(&ms[k-1], &m)
+			p := &ms[k-1]
+			if p.prefix != m.prefix && (p.flags|m.flags)&memberSurrogate == 0 {
+				if p.prefix < m.prefix {
+					break
+				}
+				k--
+				continue
+			}
+			c := st.compareMembers(p, &m)
 			if c < 0 {
 				break
 			}
 			if c == 0 {
-				ms[k-1].flags |= memberShadowed
+				p.flags |= memberShadowed
 				break
 			}
 			k--
@@ -329,7 +337,19 @@ func (st *state) emitObject(i, end uint32) {
 		}
 		first = false
 		key := m.key // st.members may grow (and move) while emitting the value
-		if kn := tape[key]; kn.flags&flagCopy != 0 && kn.end-kn.start < flushSize {
+		kn, e := tape[key], tape[key+1]
+		if kn.flags&e.flags&flagCopy != 0 && e.start == kn.end+1 && e.end-kn.start < flushSize {
+			// Compact `"key":value` with a canonical scalar value: one copy.
+			buf = append(buf, data[kn.start:e.end]...)
+			if len(buf) < flushSize {
+				continue
+			}
+			st.buf = buf
+			st.maybeFlush()
+			buf = st.buf
+			continue
+		}
+		if kn.flags&flagCopy != 0 && kn.end-kn.start < flushSize {
 			buf = append(buf, data[kn.start:kn.end]...)
 		} else {
 			st.buf = buf
@@ -337,7 +357,7 @@ func (st *state) emitObject(i, end uint32) {
 			buf = st.buf
 		}
 		buf = append(buf, ':')
-		if e := tape[key+1]; e.flags&flagCopy != 0 && e.end-e.start < flushSize {
+		if e.flags&flagCopy != 0 && e.end-e.start < flushSize {
 			buf = append(buf, data[e.start:e.end]...) // canonical scalar
 			if len(buf) < flushSize {
 				continue

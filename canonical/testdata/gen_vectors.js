@@ -198,7 +198,7 @@ function valueText(depth) {
       for (let i = 0; i < n; i++) parts.push(ws() + valueText(depth - 1) + ws());
       return '[' + (n ? parts.join(',') : ws()) + ']';
     }
-    const n = int(7);
+    const n = chance(0.05) ? 17 + int(30) : int(7); // wide objects take the big-sort path
     const keys = [];
     for (let i = 0; i < n; i++) {
       keys.push(i > 0 && chance(0.15) ? pick(keys) : stringLiteral(keyUnits()));
