@@ -95,8 +95,8 @@ func (st *state) value(v any, depth int) error {
 			return nil
 		}
 		id := identity{len: len(x)}
-		if len(x) > 0 {
-			id.ptr = reflect.ValueOf(x).Pointer()
+		if len(x) > 0 && depth+1 >= cycleCheckDepth {
+			id.ptr = reflect.ValueOf(&x[0]).Pointer() // a pointer: no allocation
 		}
 		if err := st.enter(id, depth+1); err != nil {
 			return err
@@ -118,7 +118,10 @@ func (st *state) value(v any, depth int) error {
 			st.buf = append(st.buf, "null"...)
 			return nil
 		}
-		id := identity{ptr: reflect.ValueOf(x).Pointer()}
+		var id identity
+		if depth+1 >= cycleCheckDepth {
+			id.ptr = reflect.ValueOf(x).Pointer()
+		}
 		if err := st.enter(id, depth+1); err != nil {
 			return err
 		}
