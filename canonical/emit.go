@@ -96,16 +96,27 @@ var statePool = sync.Pool{New: func() any { return new(state) }}
 func getState() *state { return statePool.Get().(*state) }
 
 func putState(st *state) {
-	if cap(st.tape) > maxPooledNodes || cap(st.buf) > maxPooledBytes ||
-		cap(st.arena) > maxPooledBytes || cap(st.members) > maxPooledNodes {
-		return
+	// Oversized scratch is dropped piecemeal so the rest stays reusable.
+	if cap(st.tape) > maxPooledNodes {
+		st.tape = nil
+	}
+	if cap(st.members) > maxPooledNodes {
+		st.members = nil
+	}
+	if cap(st.buf) > maxPooledBytes {
+		st.buf = nil
+	}
+	if cap(st.arena) > maxPooledBytes {
+		st.arena = nil
+	}
+	if len(st.seen) > 0 || cap(st.keys) > maxPooledNodes {
+		st.seen, st.keys = nil, nil
 	}
 	st.data, st.w, st.werr = nil, nil, nil
 	st.tape, st.stack, st.members = st.tape[:0], st.stack[:0], st.members[:0]
 	st.arena, st.buf = st.arena[:0], st.buf[:0]
-	clear(st.keys)
+	clear(st.keys[:cap(st.keys)])
 	st.keys = st.keys[:0]
-	clear(st.seen)
 	statePool.Put(st)
 }
 
