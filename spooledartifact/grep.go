@@ -124,6 +124,21 @@ func (a *Artifact) Grep(ctx context.Context, pattern string, opts *GrepOptions) 
 	return res, nil
 }
 
+// GrepFunc streams the lines matching pattern to fn, in order, without
+// collecting them (grep -c, or a caller with its own sink); text is valid
+// only during the call. fn returns false to stop. Only opts.Flags is used.
+func (a *Artifact) GrepFunc(ctx context.Context, pattern string, opts *GrepOptions, fn func(line int, text []byte) bool) error {
+	flags := ""
+	if opts != nil {
+		flags = opts.Flags
+	}
+	g, err := compileGrep(pattern, flags)
+	if err != nil {
+		return err
+	}
+	return scanLines(ctx, a.r, g, fn)
+}
+
 // addContext replaces res.Lines with the matches plus their context lines,
 // read through the line index range by range.
 func (a *Artifact) addContext(ctx context.Context, res *GrepResult, before, after int) error {
@@ -303,33 +318,32 @@ func (g *grepPattern) scan(region []byte, terminated bool, first int, emit func(
 		cp = ls
 		return ln
 	}
-	pos := 0
-	for pos <= limit {
-		var p int
-		switch g.mode {
-		case modeLiteral, modePrefilter:
-			q := bytes.Index(region[pos:], g.lit)
-			if q < 0 {
-				pos = limit + 1
-				continue
+	if g.mode == modeLine {
+		for pos := 0; pos <= limit; {
+			le := bytes.IndexByte(region[pos:], '\n')
+			if le < 0 {
+				le = len(region)
+			} else {
+				le += pos
 			}
-			p = pos + q
-		case modeChunk:
-			loc := g.chunk.FindIndex(region[pos:])
-			if loc == nil {
-				pos = limit + 1
-				continue
+			if g.line.Match(region[pos:le]) && !emit(lineAt(pos), region[pos:le]) {
+				return 0, true
 			}
-			p = pos + loc[0]
-		default:
-			return first + bytes.Count(region, nlSep), false
+			pos = le + 1
 		}
-		if p > limit {
+		return ln + bytes.Count(region[cp:], nlSep), false
+	}
+	g.choose(region)
+	var scratch []byte
+	for pos := 0; pos <= limit; {
+		q := bytes.Index(region[pos:], g.lit)
+		if q < 0 {
 			break
 		}
+		p := pos + q
 		ls, le := found(p)
 		pos = le + 1
-		if g.mode == modePrefilter && !g.line.Match(region[ls:le]) {
+		if g.mode == modePrefilter && !g.verify(region[ls:le], p-ls, &scratch) {
 			continue
 		}
 		if !emit(lineAt(ls), region[ls:le]) {

@@ -1,9 +1,11 @@
 package spooledartifact
 
 import (
+	"bytes"
 	"errors"
 	"regexp"
 	"regexp/syntax"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -12,19 +14,30 @@ import (
 type matchMode int
 
 const (
-	modeNever     matchMode = iota // no line can match (a literal '\n')
+	modeNever     matchMode = iota // no line can match (the pattern needs a '\n')
 	modeLiteral                    // the whole pattern is a case-sensitive literal: bytes.Index
 	modePrefilter                  // a required literal is searched, then the line is verified
-	modeChunk                      // a line-confined rewrite of the regex runs over the chunk
+	modeLine                       // every line is matched with the regex
 )
 
 // grepPattern is a compiled artifact_grep pattern.
 type grepPattern struct {
-	mode    matchMode
-	lit     []byte         // modeLiteral, modePrefilter
-	line    *regexp.Regexp // the user's regex, applied to one line (original semantics)
-	chunk   *regexp.Regexp // modeChunk: cannot match '\n'; ^ $ \A \z are line anchors
-	pattern string
+	mode matchMode
+	lit  []byte         // modeLiteral, modePrefilter
+	line *regexp.Regexp // the user's regex, applied to one line (original semantics)
+	// split verification (modePrefilter): the regex is A·lit·B at top level,
+	// so a line matches iff at some occurrence of lit, reverse(A) matches
+	// the reversed text before it anchored, and B the text after it
+	// anchored. Anchored checks touch only the bytes they need, where
+	// matching the whole line would retry every start position.
+	split         bool
+	before, after *regexp.Regexp // nil when A or B is empty
+	beforeRunes   int            // the most runes A can match; -1: unbounded
+
+	// candidates are the prefilters of every literal child; choose picks
+	// the rarest in the first chunk scanned.
+	candidates []*grepPattern
+	chosen     bool
 }
 
 // compileGrep compiles pattern under flags, a subset of "ims" (i: case
@@ -49,7 +62,7 @@ func compileGrep(pattern, flags string) (*grepPattern, error) {
 	if err != nil {
 		return nil, regexError(pattern, err)
 	}
-	g := &grepPattern{line: line, pattern: pattern}
+	g := &grepPattern{line: line, mode: modeLine}
 
 	simple := tree.Simplify()
 	for simple.Op == syntax.OpCapture {
@@ -65,25 +78,206 @@ func compileGrep(pattern, flags string) (*grepPattern, error) {
 		}
 		return g, nil
 	}
-	confined := confine(simple)
-	if confined.Op == syntax.OpNoMatch {
+	if confine(simple).Op == syntax.OpNoMatch {
 		g.mode = modeNever
 		return g, nil
 	}
-	if lit := requiredLiteral(simple); len(lit) >= 2 {
-		g.lit = lit
-		g.mode = modePrefilter
-		return g, nil
+	for _, i := range literalChildren(simple) {
+		c := &grepPattern{mode: modePrefilter, line: line, lit: []byte(string(literalOf(simple.Sub[i]).Rune))}
+		c.before, c.after, c.split = splitChecks(simple.Sub[:i], simple.Sub[i+1:])
+		c.beforeRunes = maxRunes(&syntax.Regexp{Op: syntax.OpConcat, Sub: simple.Sub[:i]})
+		g.candidates = append(g.candidates, c)
 	}
-	g.chunk, err = regexp.Compile(confined.String())
-	if err != nil { // cannot happen for a tree that parsed; stay correct anyway
-		g.chunk = nil
-	}
-	g.mode = modeChunk
-	if g.chunk == nil {
-		g.mode = modePrefilter // with no literal: verify every line
+	if len(g.candidates) > 0 {
+		g.usePrefilter(g.candidates[0])
 	}
 	return g, nil
+}
+
+func (g *grepPattern) usePrefilter(c *grepPattern) {
+	g.mode, g.lit, g.split, g.before, g.after, g.beforeRunes = c.mode, c.lit, c.split, c.before, c.after, c.beforeRunes
+}
+
+// choose picks, once, the prefilter literal that occurs least in sample (the
+// first chunk): how often a literal occurs cannot be known from the pattern,
+// and verifying fewer candidate lines is most of a regex grep's cost.
+func (g *grepPattern) choose(sample []byte) {
+	if g.chosen || len(g.candidates) < 2 {
+		return
+	}
+	g.chosen = true
+	sample = sample[:min(len(sample), 1<<20)]
+	best, bestN := g.candidates[0], -1
+	for _, c := range g.candidates {
+		n := bytes.Count(sample, c.lit)
+		if bestN < 0 || n < bestN || n == bestN && len(c.lit) > len(best.lit) {
+			best, bestN = c, n
+		}
+	}
+	g.usePrefilter(best)
+}
+
+// splitChecks compiles the anchored checks of the parts a and b around the
+// required literal; ok is false when an assertion would look across a cut
+// (a word boundary, say) and the whole line must be verified instead.
+func splitChecks(a, b []*syntax.Regexp) (before, after *regexp.Regexp, ok bool) {
+	for i, s := range a {
+		if hasAssertion(s) && !(i == 0 && (s.Op == syntax.OpBeginLine || s.Op == syntax.OpBeginText)) {
+			return nil, nil, false
+		}
+	}
+	for i, s := range b {
+		if hasAssertion(s) && !(i == len(b)-1 && (s.Op == syntax.OpEndLine || s.Op == syntax.OpEndText)) {
+			return nil, nil, false
+		}
+	}
+	var err error
+	if len(a) > 0 {
+		rev := make([]*syntax.Regexp, len(a))
+		for i, s := range a {
+			rev[len(a)-1-i] = reverse(s)
+		}
+		if before, err = regexp.Compile(`^(?:` + (&syntax.Regexp{Op: syntax.OpConcat, Sub: rev}).String() + `)`); err != nil {
+			return nil, nil, false
+		}
+	}
+	if len(b) > 0 {
+		if after, err = regexp.Compile(`^(?:` + (&syntax.Regexp{Op: syntax.OpConcat, Sub: b}).String() + `)`); err != nil {
+			return nil, nil, false
+		}
+	}
+	return before, after, true
+}
+
+// hasAssertion reports whether re holds a zero-width assertion.
+func hasAssertion(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return true
+	}
+	for _, s := range re.Sub {
+		if hasAssertion(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// reverse returns a regex matching the reversed strings of re's language.
+func reverse(re *syntax.Regexp) *syntax.Regexp {
+	c := *re
+	c.Sub = make([]*syntax.Regexp, len(re.Sub))
+	for i, s := range re.Sub {
+		c.Sub[i] = reverse(s)
+	}
+	switch re.Op {
+	case syntax.OpConcat:
+		for i, j := 0, len(c.Sub)-1; i < j; i, j = i+1, j-1 {
+			c.Sub[i], c.Sub[j] = c.Sub[j], c.Sub[i]
+		}
+	case syntax.OpLiteral:
+		c.Rune = make([]rune, len(re.Rune))
+		for i, r := range re.Rune {
+			c.Rune[len(re.Rune)-1-i] = r
+		}
+	case syntax.OpBeginLine:
+		c.Op = syntax.OpEndLine
+	case syntax.OpEndLine:
+		c.Op = syntax.OpBeginLine
+	case syntax.OpBeginText:
+		c.Op = syntax.OpEndText
+	case syntax.OpEndText:
+		c.Op = syntax.OpBeginText
+		c.Flags &^= syntax.WasDollar
+	}
+	return &c
+}
+
+// verify reports whether line (no '\n') matches, given that the required
+// literal occurs at offset at.
+func (g *grepPattern) verify(line []byte, at int, scratch *[]byte) bool {
+	if !g.split {
+		return g.line.Match(line)
+	}
+	for at >= 0 {
+		if (g.after == nil || g.after.Match(line[at+len(g.lit):])) &&
+			(g.before == nil || g.before.Match(reverseRunes(g.window(line[:at]), scratch))) {
+			return true
+		}
+		q := bytes.Index(line[at+1:], g.lit)
+		if q < 0 {
+			return false
+		}
+		at += 1 + q
+	}
+	return false
+}
+
+// window trims prefix to the bytes A can reach: at most beforeRunes runes
+// of 4 bytes. A cut inside a rune leaves stray bytes only beyond that reach.
+// An A anchored at the line start is unbounded (maxRunes says so).
+func (g *grepPattern) window(prefix []byte) []byte {
+	if g.beforeRunes >= 0 && len(prefix) > 4*g.beforeRunes {
+		return prefix[len(prefix)-4*g.beforeRunes:]
+	}
+	return prefix
+}
+
+// maxRunes returns the most runes re can match, or -1 when unbounded or
+// anchored at a line or text start (the reach must then be the whole
+// prefix).
+func maxRunes(re *syntax.Regexp) int {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return len(re.Rune)
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return 1
+	case syntax.OpEmptyMatch, syntax.OpNoMatch, syntax.OpEndLine, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return 0
+	case syntax.OpCapture, syntax.OpQuest:
+		return maxRunes(re.Sub[0])
+	case syntax.OpRepeat:
+		n := maxRunes(re.Sub[0])
+		if re.Max < 0 || n < 0 {
+			return -1
+		}
+		return n * re.Max
+	case syntax.OpConcat, syntax.OpAlternate:
+		total := 0
+		for _, s := range re.Sub {
+			n := maxRunes(s)
+			if n < 0 {
+				return -1
+			}
+			if re.Op == syntax.OpConcat {
+				total += n
+			} else {
+				total = max(total, n)
+			}
+		}
+		return total
+	}
+	return -1 // star, plus, begin anchors
+}
+
+// reverseRunes writes b's runes in reverse order into *scratch (an invalid
+// byte counts as one rune, as RE2 reads it).
+func reverseRunes(b []byte, scratch *[]byte) []byte {
+	out := (*scratch)[:0]
+	for len(b) > 0 {
+		if c := b[len(b)-1]; c < utf8.RuneSelf {
+			out = append(out, c)
+			b = b[:len(b)-1]
+			continue
+		}
+		_, n := utf8.DecodeLastRune(b)
+		out = append(out, b[len(b)-n:]...)
+		b = b[:len(b)-n]
+	}
+	*scratch = out
+	return out
 }
 
 // regexError turns a parse error into a model-readable coded error.
@@ -194,27 +388,39 @@ func withoutNL(r []rune) []rune {
 	return out
 }
 
-// requiredLiteral returns the longest case-sensitive literal every match of
-// re must contain (a direct literal child of a top-level concatenation), or
-// nil. It holds no '\n' (such patterns are modeNever already).
-func requiredLiteral(re *syntax.Regexp) []byte {
-	for re.Op == syntax.OpCapture {
-		re = re.Sub[0]
-	}
+// literalChildren returns the indexes of the case-sensitive literal
+// children of a top-level concatenation, longest first: every match
+// contains each of them.
+func literalChildren(re *syntax.Regexp) []int {
 	if re.Op != syntax.OpConcat {
 		return nil
 	}
-	var best []rune
-	for _, s := range re.Sub {
-		for s.Op == syntax.OpCapture {
-			s = s.Sub[0]
+	var out []int
+	for i, s := range re.Sub {
+		l := literalOf(s)
+		if l == nil || l.Flags&syntax.FoldCase != 0 {
+			continue
 		}
-		if s.Op == syntax.OpLiteral && s.Flags&syntax.FoldCase == 0 && len(s.Rune) > len(best) {
-			best = s.Rune
+		text := string(l.Rune)
+		if strings.ContainsRune(text, '\n') || strings.ContainsRune(text, utf8.RuneError) {
+			continue
 		}
+		out = append(out, i)
 	}
-	if best == nil || strings.ContainsRune(string(best), '\n') || strings.ContainsRune(string(best), utf8.RuneError) {
-		return nil
+	sort.SliceStable(out, func(a, b int) bool {
+		return len(literalOf(re.Sub[out[a]]).Rune) > len(literalOf(re.Sub[out[b]]).Rune)
+	})
+	return out
+}
+
+// literalOf returns re, or the literal inside its captures, if it is a
+// literal; nil otherwise.
+func literalOf(re *syntax.Regexp) *syntax.Regexp {
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
 	}
-	return []byte(string(best))
+	if re.Op == syntax.OpLiteral {
+		return re
+	}
+	return nil
 }
