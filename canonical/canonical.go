@@ -84,6 +84,10 @@ func Stringify(v any) (string, error) {
 
 // Checksum returns the lowercase hex SHA-256 of the canonical text of
 // {"tool": tool, "args": args}; args of type json.RawMessage or []byte is raw JSON.
+// Any other args is a Go value as for [Stringify]; in particular a string is
+// a JSON string value, not JSON text (use [ChecksumJSON] for text). The
+// checksum identifies equal calls, not distinct ones: see the package
+// documentation for values that share a checksum.
 func Checksum(tool string, args any) (string, error) {
 	switch a := args.(type) {
 	case json.RawMessage:

@@ -30,8 +30,8 @@
 //     literals beyond 2^53 round to the nearest double
 //     (9007199254740993 prints 9007199254740992); literals that overflow a
 //     double (1e400) print null, literals that underflow print 0.
-//   - Strings escape only '"', '\\' and control characters: \b \t \n \f \r
-//     in short form, the others as lowercase \u00xx. <, >, &, DEL, U+2028 and
+//   - Strings escape only the quote, the backslash and control characters:
+//     \b \t \n \f \r in short form, the others as lowercase \u00xx. <, >, &, DEL, U+2028 and
 //     U+2029 stay literal; escapes such as \/ and \u0041 are decoded. A lone
 //     surrogate escape (\ud800, \uDFFF) is kept, printed as lowercase \udxxx;
 //     a valid escaped pair becomes the literal character.
