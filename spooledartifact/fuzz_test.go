@@ -79,10 +79,11 @@ func FuzzLineIndex(f *testing.F) {
 // FuzzGrep checks grep's chunked scan modes against a per-line regexp.
 func FuzzGrep(f *testing.F) {
 	for _, p := range []string{"a", "a$", "^b", `\s`, `[^x]+`, "(?s).", "", `\Aa|b\z`, "ab|c", `x\ny`, `\bfoo\b`, "é",
-		`[0-9]{2}ab`, `a+bab`, `^ba?b$`, `fo+ ba.`, `(?i)é+oo`, `x(ab|c)*ab[^b]`, `\Bab`, `^$`, `(?m)^ab$`, `ä.b`} {
+		`[0-9]{2}ab`, `a+bab`, `^ba?b$`, `fo+ ba.`, `(?i)é+oo`, `x(ab|c)*ab[^b]`, `\Bab`, `^$`, `(?m)^ab$`, `ä.b`, `(?i)ab`, `(?i)fo+B`, `(?i)bA`} {
 		f.Add("a\nbab\n\nfoo bar\r\nxé\n", p, "")
 	}
 	f.Add("A\na", "a", "i")
+	f.Add("xAB\nab\naB yy", "ab", "i")
 	f.Add("12ab 3ab\nzabab ab", `[0-9]ab`, "")
 	f.Add("aaab aab\nab", `a*aab`, "")
 	f.Fuzz(func(t *testing.T, text, pattern, flags string) {

@@ -334,9 +334,9 @@ func (g *grepPattern) scan(region []byte, terminated bool, first int, emit func(
 		return ln + bytes.Count(region[cp:], nlSep), false
 	}
 	g.choose(region)
-	var scratch []byte
+	var scratch, lower []byte
 	for pos := 0; pos <= limit; {
-		q := bytes.Index(region[pos:], g.lit)
+		q := g.index(region[pos:], &lower)
 		if q < 0 {
 			break
 		}

@@ -38,6 +38,9 @@ type grepPattern struct {
 	// the rarest in the first chunk scanned.
 	candidates []*grepPattern
 	chosen     bool
+	// fold: lit is lower-case ASCII and searched case-insensitively (a
+	// (?i) literal); lines are then verified whole.
+	fold bool
 }
 
 // compileGrep compiles pattern under flags, a subset of "ims" (i: case
@@ -88,14 +91,76 @@ func compileGrep(pattern, flags string) (*grepPattern, error) {
 		c.beforeRunes = maxRunes(&syntax.Regexp{Op: syntax.OpConcat, Sub: simple.Sub[:i]})
 		g.candidates = append(g.candidates, c)
 	}
+	if len(g.candidates) == 0 {
+		// Case-insensitive literals prefilter too, when ASCII folding finds
+		// every match (see foldable).
+		var subs []*syntax.Regexp
+		if simple.Op == syntax.OpConcat {
+			subs = simple.Sub
+		} else {
+			subs = []*syntax.Regexp{simple}
+		}
+		for _, sub := range subs {
+			if l := literalOf(sub); l != nil && l.Flags&syntax.FoldCase != 0 && foldable(l.Rune) {
+				g.candidates = append(g.candidates, &grepPattern{mode: modePrefilter, line: line, fold: true,
+					lit: bytes.ToLower([]byte(string(l.Rune)))})
+			}
+		}
+	}
 	if len(g.candidates) > 0 {
 		g.usePrefilter(g.candidates[0])
 	}
 	return g, nil
 }
 
+// foldable reports whether an ASCII-lower-cased search finds every
+// case-insensitive match of the literal r: ASCII only, at least 2 bytes,
+// and no k or s, whose folds include the Kelvin sign and the long s.
+func foldable(r []rune) bool {
+	if len(r) < 2 {
+		return false
+	}
+	for _, c := range r {
+		if c >= utf8.RuneSelf || c == 'k' || c == 'K' || c == 's' || c == 'S' || c == '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+// index returns the first offset of the literal in b, or -1.
+func (g *grepPattern) index(b []byte, scratch *[]byte) int {
+	if !g.fold {
+		return bytes.Index(b, g.lit)
+	}
+	// Lower-case growing windows (overlapping by len(lit)-1), so a dense
+	// run of candidates does not lower-case far ahead each time.
+	blk := 256
+	for off := 0; off < len(b); off += blk {
+		end := min(len(b), off+blk+len(g.lit)-1)
+		if q := bytes.Index(lowerASCII(b[off:end], scratch), g.lit); q >= 0 {
+			return off + q
+		}
+		if blk < 64<<10 {
+			blk *= 2
+		}
+	}
+	return -1
+}
+
+func lowerASCII(b []byte, scratch *[]byte) []byte {
+	out := append((*scratch)[:0], b...)
+	for i, c := range out {
+		if 'A' <= c && c <= 'Z' {
+			out[i] = c + 'a' - 'A'
+		}
+	}
+	*scratch = out
+	return out
+}
+
 func (g *grepPattern) usePrefilter(c *grepPattern) {
-	g.mode, g.lit, g.split, g.before, g.after, g.beforeRunes = c.mode, c.lit, c.split, c.before, c.after, c.beforeRunes
+	g.mode, g.lit, g.split, g.before, g.after, g.beforeRunes, g.fold = c.mode, c.lit, c.split, c.before, c.after, c.beforeRunes, c.fold
 }
 
 // choose picks, once, the prefilter literal that occurs least in sample (the
@@ -108,8 +173,14 @@ func (g *grepPattern) choose(sample []byte) {
 	g.chosen = true
 	sample = sample[:min(len(sample), 1<<20)]
 	best, bestN := g.candidates[0], -1
+	var lower []byte
 	for _, c := range g.candidates {
-		n := bytes.Count(sample, c.lit)
+		n := 0
+		if c.fold {
+			n = bytes.Count(lowerASCII(sample, &lower), c.lit)
+		} else {
+			n = bytes.Count(sample, c.lit)
+		}
 		if bestN < 0 || n < bestN || n == bestN && len(c.lit) > len(best.lit) {
 			best, bestN = c, n
 		}
@@ -197,7 +268,7 @@ func reverse(re *syntax.Regexp) *syntax.Regexp {
 // verify reports whether line (no '\n') matches, given that the required
 // literal occurs at offset at.
 func (g *grepPattern) verify(line []byte, at int, scratch *[]byte) bool {
-	if !g.split {
+	if !g.split || g.fold {
 		return g.line.Match(line)
 	}
 	for at >= 0 {

@@ -1,0 +1,92 @@
+package spooledartifact
+
+import (
+	"context"
+	"io"
+	"os"
+	"testing"
+)
+
+// benchArtifact spools the file named by SPOOLEDARTIFACT_BENCH_FILE (see
+// bench/grep_compare.sh) or else 64 MiB of generated log lines to a
+// DiskStore.
+func benchArtifact(b *testing.B) *Artifact {
+	b.Helper()
+	ctx := context.Background()
+	s, err := NewDiskStore(b.TempDir(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var src io.Reader = &logReader{size: 64 << 20}
+	if path := os.Getenv("SPOOLEDARTIFACT_BENCH_FILE"); path != "" {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		src = f
+	}
+	r, err := s.Write(ctx, "bench", src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { r.(io.Closer).Close() })
+	return New("bench", r)
+}
+
+func BenchmarkSpoolDisk(b *testing.B) {
+	ctx := context.Background()
+	s, err := NewDiskStore(b.TempDir(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const size = 64 << 20
+	b.SetBytes(size)
+	for b.Loop() {
+		r, err := s.Write(ctx, "x", &logReader{size: size})
+		if err != nil {
+			b.Fatal(err)
+		}
+		r.(io.Closer).Close()
+	}
+}
+
+func BenchmarkTail10(b *testing.B) {
+	a := benchArtifact(b)
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := a.Tail(ctx, 10); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCat10(b *testing.B) {
+	a := benchArtifact(b)
+	ctx := context.Background()
+	mid := a.Reader().LineCount() / 2
+	for b.Loop() {
+		if _, err := a.Cat(ctx, mid, mid+10); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchGrep(b *testing.B, pattern string) {
+	a := benchArtifact(b)
+	ctx := context.Background()
+	b.SetBytes(a.Reader().ByteLength())
+	b.ResetTimer()
+	for b.Loop() {
+		n := 0
+		if err := a.GrepFunc(ctx, pattern, nil, func(int, []byte) bool { n++; return true }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkGrepLiteral(b *testing.B)      { benchGrep(b, "ERROR") }
+func BenchmarkGrepRegexPrefix(b *testing.B)  { benchGrep(b, `status=20[36]`) }
+func BenchmarkGrepRegexInfix(b *testing.B)   { benchGrep(b, `id=[0-9]*99 `) }
+func BenchmarkGrepRegexNoLit(b *testing.B)   { benchGrep(b, `[0-9]{3}"`) }
+func BenchmarkGrepRegexIgnCase(b *testing.B) { benchGrep(b, `(?i)error`) }

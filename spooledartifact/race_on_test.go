@@ -1,0 +1,5 @@
+//go:build race
+
+package spooledartifact
+
+const raceEnabled = true
