@@ -77,7 +77,7 @@ func sortPrefix(buf []byte, off, end uint32, ascii bool) uint64 {
 type state struct {
 	data    []byte   // document being emitted
 	tape    []node   // parsed document
-	stack   []uint32 // open containers while parsing
+	stack   []frame  // open containers while parsing
 	members []member // object members being sorted, as a stack
 	arena   []byte   // decoded keys, as a stack
 	buf     []byte   // output (or the pending chunk when streaming)
@@ -168,10 +168,14 @@ func (st *state) emit(i uint32) uint32 {
 	case kindString:
 		st.emitString(n)
 	case kindArray:
+		if n.flags&flagClean != 0 {
+			st.span(st.data[n.start : st.tape[i+1].start+1])
+			return n.end
+		}
 		buf := append(st.buf, '[')
 		data, tape := st.data, st.tape
-		for j := i + 1; j < n.end; {
-			if j != i+1 {
+		for j := i + 2; j < n.end; {
+			if j != i+2 {
 				buf = append(buf, ',')
 			}
 			if e := tape[j]; e.flags&flagCopy != 0 && e.end-e.start < flushSize {
@@ -192,6 +196,10 @@ func (st *state) emit(i uint32) uint32 {
 		st.buf = append(buf, ']')
 		return n.end
 	case kindObject:
+		if n.flags&flagClean != 0 {
+			st.span(st.data[n.start : st.tape[i+1].start+1])
+			return n.end
+		}
 		st.emitObject(i, n.end)
 		return n.end
 	}
@@ -254,7 +262,7 @@ func (st *state) emitObject(i, end uint32) {
 	members := st.members // local copies keep the hot loops in registers
 	data, tape := st.data, st.tape
 	needSort := false
-	for j := i + 1; j < end; {
+	for j := i + 2; j < end; {
 		kn := tape[j]
 		m := member{key: j, ks: kn.start + 1, ke: kn.end - 1}
 		switch {

@@ -17,6 +17,7 @@ const (
 	kindString
 	kindArray
 	kindObject
+	kindAux // follows a container node: start is the offset of its closer
 )
 
 // Scalar flags.
@@ -25,11 +26,14 @@ const (
 	flagEscaped                   // string contains a backslash
 	flagASCII                     // string body is pure ASCII
 	flagInvalid                   // string contains invalid UTF-8
+	flagClean                     // container text is already canonical
 )
 
-// node is one value of a parsed document. Scalars span data[start:end];
-// containers store in end the tape index just past their subtree, so the
-// next sibling of node i is i+1 for a scalar and tape[i].end for a container.
+// node is one value of a parsed document. Scalars span data[start:end].
+// Containers start at their opening bracket and store in end the tape index
+// just past their subtree, so the next sibling of node i is i+1 for a scalar
+// and tape[i].end for a container; tape[i+1] is an aux node holding the
+// offset of the closing bracket, and children start at i+2.
 type node struct {
 	start, end uint32
 	kind       uint8
@@ -55,9 +59,23 @@ func skipSpace(data []byte, i int) int {
 	return i
 }
 
+// frame is an open container while parsing.
+type frame struct {
+	prefix  uint64 // sortPrefix of the previous key of a clean object
+	idx     uint32 // tape index of the container
+	prevKey uint32 // tape index of the previous key of a clean object (0: none)
+	obj     bool
+	clean   bool // so far, the raw text is already canonical
+}
+
 // parse validates data as one JSON text (JSON.parse grammar: surrounding
-// whitespace allowed, nothing else) and fills st.tape.
-// maxDepth bounds the nesting of containers.
+// whitespace allowed, nothing else) and fills st.tape. maxDepth bounds the
+// nesting of containers.
+//
+// A container's text is marked clean (flagClean) when it is already
+// canonical: no whitespace, every scalar printed as JavaScript prints it,
+// object keys escape-free and strictly increasing, every child clean. Such a
+// container is emitted as one copy.
 func (st *state) parse(data []byte, maxDepth int) error {
 	if uint64(len(data)) >= math.MaxUint32 {
 		return fmt.Errorf("%w: document larger than 4 GiB", ErrLimit)
@@ -84,19 +102,21 @@ func (st *state) parse(data []byte, maxDepth int) error {
 			if c == '{' {
 				kind, closer = kindObject, '}'
 			}
-			open := uint32(len(tape)) << 1 // low bit: is an object
-			if kind == kindObject {
-				open |= 1
+			stack = append(stack, frame{idx: uint32(len(tape)), obj: kind == kindObject, clean: true})
+			// The container node is followed by an aux node that receives
+			// the offset of the closing bracket.
+			tape = append(tape, node{start: uint32(i), kind: kind}, node{kind: kindAux})
+			j := skipSpace(data, i+1)
+			if j != i+1 {
+				stack[len(stack)-1].clean = false
 			}
-			stack = append(stack, open)
-			tape = append(tape, node{start: uint32(i), kind: kind})
-			i = skipSpace(data, i+1)
+			i = j
 			if i < len(data) && data[i] == closer {
 				break // the loop below closes the empty container
 			}
 			if kind == kindObject {
 				var err error
-				if i, tape, err = parseKey(data, i, tape); err != nil {
+				if i, tape, err = parseKey(data, i, tape, &stack[len(stack)-1]); err != nil {
 					return err
 				}
 			}
@@ -107,6 +127,9 @@ func (st *state) parse(data []byte, maxDepth int) error {
 				return err
 			}
 			tape = append(tape, node{start: uint32(i), end: uint32(end), kind: kindString, flags: flags})
+			if flags&flagCopy == 0 && len(stack) > 0 {
+				stack[len(stack)-1].clean = false
+			}
 			i = end
 		case 't', 'f', 'n':
 			lit, kind := "null", kindNull
@@ -128,49 +151,75 @@ func (st *state) parse(data []byte, maxDepth int) error {
 			if !ok {
 				return syntaxError(data, end, "malformed number")
 			}
+			if copyEnd == 0 && len(stack) > 0 && stack[len(stack)-1].clean {
+				// Long or exponent literals may still be exactly what
+				// JavaScript prints (1e+21, 0.30000000000000004): checking
+				// now keeps the container clean.
+				var buf [32]byte
+				if string(appendNumberText(buf[:0], data[i:end])) == string(data[i:end]) {
+					copyEnd = end
+				}
+			}
 			if copyEnd > 0 {
 				tape = append(tape, node{start: uint32(i), end: uint32(copyEnd), kind: kindNumber, flags: flagCopy})
 			} else {
 				tape = append(tape, node{start: uint32(i), end: uint32(end), kind: kindNumber})
 			}
+			if copyEnd != end && len(stack) > 0 {
+				stack[len(stack)-1].clean = false
+			}
 			i = end
 		}
 		// After a value: a separator, a closer, or the end of the document.
 		for {
-			i = skipSpace(data, i)
 			if len(stack) == 0 {
-				if i != len(data) {
+				if i = skipSpace(data, i); i != len(data) {
 					return syntaxError(data, i, "expecting end of input")
 				}
 				return nil
 			}
+			top := &stack[len(stack)-1]
+			if j := skipSpace(data, i); j != i {
+				top.clean = false
+				i = j
+			}
 			if i >= len(data) {
 				return syntaxError(data, i, "unterminated container")
 			}
-			top := stack[len(stack)-1]
-			isObject := top&1 != 0
 			if data[i] == ',' {
-				i = skipSpace(data, i+1)
-				if isObject {
+				j := skipSpace(data, i+1)
+				if j != i+1 {
+					top.clean = false
+				}
+				i = j
+				if top.obj {
 					var err error
-					if i, tape, err = parseKey(data, i, tape); err != nil {
+					if i, tape, err = parseKey(data, i, tape, top); err != nil {
 						return err
 					}
 				}
 				break
 			}
-			if (isObject && data[i] != '}') || (!isObject && data[i] != ']') {
+			if (top.obj && data[i] != '}') || (!top.obj && data[i] != ']') {
 				return syntaxError(data, i, "expecting ',' or a closing bracket")
 			}
+			f := *top
 			stack = stack[:len(stack)-1]
-			tape[top>>1].end = uint32(len(tape))
+			tape[f.idx].end = uint32(len(tape))
+			tape[f.idx+1].start = uint32(i)
+			if f.clean {
+				tape[f.idx].flags = flagClean
+			} else if len(stack) > 0 {
+				stack[len(stack)-1].clean = false
+			}
 			i++
 		}
 	}
 }
 
-// parseKey parses `"key" :` at data[i] and returns the index of the value.
-func parseKey(data []byte, i int, tape []node) (int, []node, error) {
+// parseKey parses `"key" :` at data[i] for the object f and returns the
+// index of the value.
+func parseKey(data []byte, i int, tape []node, f *frame) (int, []node, error) {
 	if i >= len(data) || data[i] != '"' {
 		return i, tape, syntaxError(data, i, "expecting a string key")
 	}
@@ -178,12 +227,41 @@ func parseKey(data []byte, i int, tape []node) (int, []node, error) {
 	if err != nil {
 		return i, tape, err
 	}
+	k := uint32(len(tape))
 	tape = append(tape, node{start: uint32(i), end: uint32(end), kind: kindString, flags: flags})
-	i = skipSpace(data, end)
-	if i >= len(data) || data[i] != ':' {
-		return i, tape, syntaxError(data, i, "expecting ':'")
+	if f.clean {
+		if flags&(flagCopy|flagEscaped|flagInvalid) != flagCopy {
+			f.clean = false
+		} else {
+			p := sortPrefix(data, uint32(i+1), uint32(end-1), flags&flagASCII != 0)
+			switch {
+			case f.prevKey == 0 || p > f.prefix:
+			case p < f.prefix:
+				f.clean = false
+			default:
+				f.clean = keyBefore(data, tape[f.prevKey], tape[k])
+			}
+			f.prefix, f.prevKey = p, k
+		}
 	}
-	return skipSpace(data, i+1), tape, nil
+	j := skipSpace(data, end)
+	if j >= len(data) || data[j] != ':' {
+		return j, tape, syntaxError(data, j, "expecting ':'")
+	}
+	i = skipSpace(data, j+1)
+	if j != end || i != j+1 {
+		f.clean = false
+	}
+	return i, tape, nil
+}
+
+// keyBefore reports whether escape-free key a sorts strictly before key b.
+func keyBefore(data []byte, a, b node) bool {
+	ka, kb := data[a.start+1:a.end-1], data[b.start+1:b.end-1]
+	if a.flags&b.flags&flagASCII != 0 {
+		return string(ka) < string(kb)
+	}
+	return compareKeys(ka, kb) < 0
 }
 
 // scanString validates the string literal starting at data[i] == '"' and
