@@ -330,3 +330,44 @@ func TestConcurrent(t *testing.T) {
 		<-done
 	}
 }
+
+// TestAlmostCanonical covers inputs close to canonical text, where the
+// scanner must notice the one thing to change (or that nothing changes and
+// whole containers are copied). Expectations come from node.
+func TestAlmostCanonical(t *testing.T) {
+		tests := []struct{ in, want string }{
+			{"{\"a\":1,\"a\":2}", "{\"a\":2}"},
+			{"[\"\\/\"]", "[\"/\"]"},
+			{"{\"\\u0061\":1}", "{\"a\":1}"},
+			{"{\"a\":[1,{\"c\":1,\"b\":2}]}", "{\"a\":[1,{\"b\":2,\"c\":1}]}"},
+			{"[1e21]", "[1e+21]"},
+			{"[1E+21]", "[1e+21]"},
+			{"[1e+21]", "[1e+21]"},
+			{"[0.30000000000000004]", "[0.30000000000000004]"},
+			{"[0.3000000000000000444]", "[0.30000000000000004]"},
+			{"{\"\":1,\"a\":2}", "{\"\":1,\"a\":2}"},
+			{"{\"😀\":1,\"\\uE000\":2}", "{\"😀\":1,\"\":2}"},
+			{"{\"\\uE000\":2,\"😀\":1}", "{\"😀\":1,\"\":2}"},
+			{"{\"😀\":1,\"ｚ\":2}", "{\"😀\":1,\"ｚ\":2}"},
+			{"{\"ｚ\":2,\"😀\":1}", "{\"😀\":1,\"ｚ\":2}"},
+			{"{\"a\":{\"b\":[true,null,\"x\\n\"]},\"b\":-1.5e-7}", "{\"a\":{\"b\":[true,null,\"x\\n\"]},\"b\":-1.5e-7}"},
+			{"{\"a\":{\"b\":[true,null,\"x\\n\"]},\"b\":-1.5e-7 }", "{\"a\":{\"b\":[true,null,\"x\\n\"]},\"b\":-1.5e-7}"},
+			{"[[],{},[{}]]", "[[],{},[{}]]"},
+			{"{\"a\":1,\"b\":[2,{\"a\":0,\"a\":1}]}", "{\"a\":1,\"b\":[2,{\"a\":1}]}"},
+			{"{\"ab\":1,\"abcdefghij\":2,\"abcdefghi\":3}", "{\"ab\":1,\"abcdefghi\":3,\"abcdefghij\":2}"},
+			{"{\"a\\n\":1,\"a\":2}", "{\"a\":2,\"a\\n\":1}"},
+		}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := canonical.StringifyJSON([]byte(tt.in))
+			if err != nil || got != tt.want {
+				t.Fatalf("StringifyJSON(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+			}
+			a, _ := canonical.ChecksumJSON("t", []byte(tt.in))
+			b, _ := canonical.ChecksumJSON("t", []byte(tt.want))
+			if a != b {
+				t.Fatalf("checksums differ: %s vs %s", a, b)
+			}
+		})
+	}
+}
