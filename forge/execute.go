@@ -86,11 +86,12 @@ func (t *Tool) Execute(ctx context.Context, raw json.RawMessage, inv Invocation,
 		return Output{}, err
 	}
 	if inv.CallID == "" {
-		var src json.RawMessage = raw
+		src := []byte(raw)
 		if len(trimSpace(raw)) == 0 {
 			src = emptyObject
 		}
-		id, err := canonical.Checksum(t.name, src)
+		// ChecksumJSON rather than Checksum: no boxing of raw into an any.
+		id, err := canonical.ChecksumJSON(t.name, src)
 		if err != nil {
 			return Output{}, argsError(t.name, []string{"arguments cannot be canonicalised: " + err.Error()})
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +19,11 @@ type validator struct {
 	schema      *jsonschema.Schema
 	root        *jsonschema.Resolved
 	hasDefaults bool
+	// defaults are the root's optional properties with a default, in the
+	// form a typed tool patches its decoded struct with; topDefaultsOnly
+	// says no default lives deeper, so patching with them is exact.
+	defaults        []rootDefault
+	topDefaultsOnly bool
 	// diag resolves the extra schemas used to name every bad field; only a
 	// failed validation needs them, so they are built on first use.
 	diag func() *diagnostics
@@ -65,6 +71,9 @@ func newValidator(raw json.RawMessage, derived *jsonschema.Schema) (*validator, 
 		return nil, nil, err
 	}
 	v := &validator{schema: s, root: r, hasDefaults: bytes.Contains(doc, []byte(`"default"`))}
+	if v.hasDefaults {
+		v.defaults, v.topDefaultsOnly = rootDefaults(s)
+	}
 	v.diag = sync.OnceValue(v.buildDiagnostics)
 	return v, doc, nil
 }
@@ -100,33 +109,113 @@ func (v *validator) buildDiagnostics() *diagnostics {
 	return d
 }
 
+// rootDefault is a root property's default: its name, and "name":value as
+// JSON, the value re-encoded the way json.Marshal renders the decoded default.
+type rootDefault struct {
+	name   string
+	member []byte
+}
+
+// rootDefaults lists the root's optional properties with a default, the
+// ones the library's ApplyDefaults fills in; top is false when a default
+// also lives deeper (in a property's own properties), or there are more than
+// an applied mask can name.
+func rootDefaults(s *jsonschema.Schema) (list []rootDefault, top bool) {
+	required := map[string]bool{}
+	for _, r := range s.Required {
+		required[r] = true
+	}
+	top = true
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+		sub := s.Properties[name]
+		if sub == nil || required[name] {
+			continue
+		}
+		for _, child := range sub.Properties {
+			if hasDefaultsInProperties(child) {
+				top = false
+			}
+		}
+		if sub.Default == nil {
+			continue
+		}
+		var val any
+		if err := json.Unmarshal(sub.Default, &val); err != nil {
+			return nil, false
+		}
+		k, err1 := json.Marshal(name)
+		b, err2 := json.Marshal(val)
+		if err1 != nil || err2 != nil {
+			return nil, false
+		}
+		list = append(list, rootDefault{name: name, member: slices.Concat(k, []byte(":"), b)})
+	}
+	return list, top && len(list) <= 64
+}
+
+// hasDefaultsInProperties mirrors the library's walk for ApplyDefaults.
+func hasDefaultsInProperties(s *jsonschema.Schema) bool {
+	if s == nil {
+		return false
+	}
+	if s.Default != nil {
+		return true
+	}
+	for _, c := range s.Properties {
+		if hasDefaultsInProperties(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// applied tells a typed tool what ApplyDefaults did to the arguments: mask
+// has bit i set when v.defaults[i] was filled in; all means defaults may
+// have changed more than that (nested), so only the whole object is exact.
+type applied struct {
+	mask uint64
+	all  bool
+}
+
 // validate decodes raw into an object, applies defaults and validates it.
-// defaulted reports whether defaults may have changed the object.
-func (v *validator) validate(tool string, raw json.RawMessage) (args map[string]any, defaulted bool, err error) {
+func (v *validator) validate(tool string, raw json.RawMessage) (args map[string]any, added applied, err error) {
 	b := bytes.TrimSpace(raw)
 	if len(b) == 0 {
 		args = map[string]any{}
 	} else {
 		if b[0] != '{' {
 			if !json.Valid(b) {
-				return nil, false, argsError(tool, []string{"arguments are not valid JSON"})
+				return nil, applied{}, argsError(tool, []string{"arguments are not valid JSON"})
 			}
-			return nil, false, argsError(tool, []string{"arguments must be a JSON object, got " + jsonKind(b[0])})
+			return nil, applied{}, argsError(tool, []string{"arguments must be a JSON object, got " + jsonKind(b[0])})
 		}
-		if err := json.Unmarshal(b, &args); err != nil {
-			return nil, false, argsError(tool, []string{"arguments are not valid JSON: " + decodeProblem(err)})
+		var ok bool
+		if args, ok = decodeArgs(b); !ok {
+			// Invalid, or a rare input decodeArgs leaves to encoding/json,
+			// which decodes it or words the error.
+			if err := json.Unmarshal(b, &args); err != nil {
+				return nil, applied{}, argsError(tool, []string{"arguments are not valid JSON: " + decodeProblem(err)})
+			}
 		}
 	}
 	if v.hasDefaults {
-		if err := applyDefaults(v.root, &args); err != nil {
-			return nil, false, argsError(tool, []string{err.Error()})
+		if v.topDefaultsOnly {
+			for i, d := range v.defaults {
+				if _, ok := args[d.name]; !ok {
+					added.mask |= 1 << i
+				}
+			}
+		} else {
+			added.all = true
 		}
-		defaulted = true
+		if err := applyDefaults(v.root, &args); err != nil {
+			return nil, applied{}, argsError(tool, []string{err.Error()})
+		}
 	}
 	if err := v.root.Validate(args); err != nil {
-		return nil, false, argsError(tool, v.diagnose(args, err))
+		return nil, applied{}, argsError(tool, v.diagnose(args, err))
 	}
-	return args, defaulted, nil
+	return args, added, nil
 }
 
 func applyDefaults(r *jsonschema.Resolved, args *map[string]any) (err error) {
@@ -248,4 +337,19 @@ func decodeProblem(err error) string {
 // argsError is ErrInvalidToolArgs naming each bad field.
 func argsError(tool string, list []string) error {
 	return ErrInvalidToolArgs.With(&ValidationError{Problems: list}, "forge: invalid arguments for tool %q", tool)
+}
+
+// defaultsPatch renders the defaults named by mask as one JSON object.
+func (v *validator) defaultsPatch(mask uint64) []byte {
+	b := []byte{'{'}
+	for i, d := range v.defaults {
+		if mask&(1<<i) == 0 {
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(b, d.member...)
+	}
+	return append(b, '}')
 }

@@ -197,7 +197,7 @@ type Tool struct {
 	// decode turns validated arguments into the typed handler's argument
 	// type (from raw, or from args once defaults were applied) and typed
 	// calls the handler with it; both are nil for untyped tools.
-	decode func(raw json.RawMessage, args map[string]any, defaulted bool) (any, error)
+	decode func(raw json.RawMessage, args map[string]any, added applied) (any, error)
 	typed  func(ctx context.Context, a any, inv Invocation) (Output, error)
 }
 
@@ -240,11 +240,11 @@ func NewTypedTool[A any](name, description string, h TypedHandler[A], opts *Tool
 		}
 	}
 	return newTool(&p, name, description, nil, s, opts, func(t *Tool) {
-		t.decode = func(raw json.RawMessage, args map[string]any, defaulted bool) (any, error) {
-			var a A
+		t.decode = func(raw json.RawMessage, args map[string]any, added applied) (any, error) {
+			a := new(A) // a pointer boxes into the any without a copy
 			src := []byte(raw)
-			if defaulted {
-				// Defaults live only in the map; re-encode it so A sees them.
+			if added.all {
+				// Defaults may sit deep inside the map; re-encode it whole.
 				b, err := json.Marshal(args)
 				if err != nil {
 					return nil, argsError(name, []string{err.Error()})
@@ -253,13 +253,20 @@ func NewTypedTool[A any](name, description string, h TypedHandler[A], opts *Tool
 			} else if len(trimSpace(src)) == 0 {
 				src = emptyObject
 			}
-			if err := json.Unmarshal(src, &a); err != nil {
+			if err := json.Unmarshal(src, a); err != nil {
 				return nil, argsError(name, []string{decodeProblem(err)})
+			}
+			if added.mask != 0 {
+				// Only root defaults were filled in: decode just those
+				// over the struct, leaving the raw values' precision alone.
+				if err := json.Unmarshal(t.v.defaultsPatch(added.mask), a); err != nil {
+					return nil, argsError(name, []string{decodeProblem(err)})
+				}
 			}
 			return a, nil
 		}
 		t.typed = func(ctx context.Context, a any, inv Invocation) (Output, error) {
-			return h(ctx, a.(A), inv)
+			return h(ctx, *a.(*A), inv)
 		}
 	})
 }
@@ -418,12 +425,12 @@ func (t *Tool) prepare(raw json.RawMessage) (args map[string]any, typedArgs any,
 	if t == nil || t.v == nil {
 		return nil, nil, ErrInvalidToolArgs.With(nil, "forge: nil or unconstructed tool")
 	}
-	args, defaulted, err := t.v.validate(t.name, raw)
+	args, added, err := t.v.validate(t.name, raw)
 	if err != nil {
 		return nil, nil, err
 	}
 	if t.decode != nil {
-		if typedArgs, err = t.decode(raw, args, defaulted); err != nil {
+		if typedArgs, err = t.decode(raw, args, added); err != nil {
 			return nil, nil, err
 		}
 	}
