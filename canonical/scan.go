@@ -48,6 +48,13 @@ func syntaxError(data []byte, i int, what string) error {
 }
 
 func skipSpace(data []byte, i int) int {
+	if i < len(data) && data[i] > ' ' {
+		return i // the common case, inlined
+	}
+	return skipSpaceSlow(data, i)
+}
+
+func skipSpaceSlow(data []byte, i int) int {
 	for i < len(data) {
 		switch data[i] {
 		case ' ', '\t', '\n', '\r':
