@@ -65,26 +65,31 @@ func benchTools(b *testing.B) map[string]*Tool {
 func BenchmarkExecute(b *testing.B) {
 	tools := benchTools(b)
 	obs := &nopObserver{}
+	bg := context.Background()
+	// A cancellable context (as a dispatch has) runs the handler on its own
+	// goroutine, like a tool timeout does.
+	cancellable, cancel := context.WithCancel(bg)
+	defer cancel()
 	cases := []struct {
 		name string
 		tool *Tool
+		ctx  context.Context
 		inv  Invocation
 	}{
-		{"typed", tools["typed"], Invocation{}},
-		{"typed_defaults", tools["typed_defaults"], Invocation{}},
-		{"untyped", tools["untyped"], Invocation{}},
-		{"untyped_timeout", tools["timeout"], Invocation{}},
-		{"untyped_presetCallID", tools["untyped"], Invocation{CallID: "c"}},
+		{"typed", tools["typed"], bg, Invocation{}},
+		{"typed_defaults", tools["typed_defaults"], bg, Invocation{}},
+		{"untyped", tools["untyped"], bg, Invocation{}},
+		{"untyped_timeout", tools["timeout"], bg, Invocation{}},
+		{"untyped_cancellable_ctx", tools["untyped"], cancellable, Invocation{}},
+		{"untyped_presetCallID", tools["untyped"], bg, Invocation{CallID: "c"}},
 	}
-	ctx := context.Background()
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := c.tool.Execute(ctx, benchRaw, c.inv, obs); err != nil {
+			loop(b, func() {
+				if _, err := c.tool.Execute(c.ctx, benchRaw, c.inv, obs); err != nil {
 					b.Fatal(err)
 				}
-			}
+			})
 		})
 	}
 }
@@ -100,12 +105,11 @@ func BenchmarkValidateOnly(b *testing.B) {
 	for _, name := range []string{"untyped", "typed"} {
 		root := tools[name].v.root
 		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
+			loop(b, func() {
 				if err := root.Validate(args); err != nil {
 					b.Fatal(err)
 				}
-			}
+			})
 		})
 	}
 }
@@ -115,30 +119,27 @@ func BenchmarkValidateOnly(b *testing.B) {
 // encoding/json into the typed tool's struct (what typed tools add).
 func BenchmarkDecodeOnly(b *testing.B) {
 	b.Run("encoding_json_map", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+		loop(b, func() {
 			var m map[string]any
 			if err := json.Unmarshal(benchRaw, &m); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
 	b.Run("forge_map", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+		loop(b, func() {
 			if _, ok := decodeArgs(benchRaw); !ok {
 				b.Fatal("not decoded")
 			}
-		}
+		})
 	})
 	b.Run("encoding_json_struct", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
+		loop(b, func() {
 			var a benchArgs
 			if err := json.Unmarshal(benchRaw, &a); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 	})
 }
 
@@ -148,13 +149,26 @@ func BenchmarkValidate(b *testing.B) {
 	for _, name := range []string{"untyped", "typed"} {
 		tool := tools[name]
 		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
+			loop(b, func() {
 				if _, err := tool.Validate(benchRaw); err != nil {
 					b.Fatal(err)
 				}
-			}
+			})
 		})
+	}
+}
+
+// loop runs f b.N times via b.Loop and reports, besides ns/op (wall), the
+// process CPU time per op as cpu-ns/op where the platform tells it.
+func loop(b *testing.B, f func()) {
+	b.Helper()
+	b.ReportAllocs()
+	c0, ok := processCPU()
+	for b.Loop() {
+		f()
+	}
+	if c1, ok1 := processCPU(); ok && ok1 && b.N > 0 {
+		b.ReportMetric(float64(c1-c0)/float64(b.N), "cpu-ns/op")
 	}
 }
 
@@ -165,10 +179,9 @@ func (*nopObserver) ToolExecutionEnd(ExecutionEnd)     {}
 
 func BenchmarkEstimateTokensCached(b *testing.B) {
 	tok := NewTokenizable("The quick brown fox jumps over the lazy dog.")
-	b.ReportAllocs()
-	for b.Loop() {
+	loop(b, func() {
 		if _, err := tok.EstimateTokens(EncodingCL100K); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }

@@ -192,10 +192,13 @@ func (v *validator) validate(tool string, raw json.RawMessage) (args map[string]
 		var ok bool
 		if args, ok = decodeArgs(b); !ok {
 			// Invalid, or a rare input decodeArgs leaves to encoding/json,
-			// which decodes it or words the error.
-			if err := json.Unmarshal(b, &args); err != nil {
+			// which decodes it or words the error. (A local, so that only
+			// this path pays for the escaping &m.)
+			var m map[string]any
+			if err := json.Unmarshal(b, &m); err != nil {
 				return nil, applied{}, argsError(tool, []string{"arguments are not valid JSON: " + decodeProblem(err)})
 			}
+			args = m
 		}
 	}
 	if v.hasDefaults {
@@ -208,9 +211,11 @@ func (v *validator) validate(tool string, raw json.RawMessage) (args map[string]
 		} else {
 			added.all = true
 		}
-		if err := applyDefaults(v.root, &args); err != nil {
+		m := args // a local: only tools with defaults pay for the escaping &m
+		if err := applyDefaults(v.root, &m); err != nil {
 			return nil, applied{}, argsError(tool, []string{err.Error()})
 		}
+		args = m
 	}
 	if err := v.root.Validate(args); err != nil {
 		return nil, applied{}, argsError(tool, v.diagnose(args, err))
