@@ -143,14 +143,14 @@ func (t *Tool) run(ctx context.Context, args map[string]any, typedArgs any, inv 
 		out, err := t.call(ctx, args, typedArgs, inv)
 		return t.settle(ctx, ctx, out, err)
 	}
-	var hctx context.Context
-	var cancel context.CancelFunc
+	// Without a timeout the handler can share ctx: only ctx's cancellation
+	// can make Execute abandon it, and that already reaches the handler.
+	hctx := ctx
 	if t.opts.Timeout > 0 {
+		var cancel context.CancelFunc
 		hctx, cancel = context.WithTimeout(ctx, t.opts.Timeout)
-	} else {
-		hctx, cancel = context.WithCancel(ctx)
+		defer cancel()
 	}
-	defer cancel()
 	ch := make(chan result, 1) // buffered: an abandoned handler never blocks
 	go func() {
 		out, err := t.call(hctx, args, typedArgs, inv)
