@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -195,6 +196,39 @@ func TestGrepOptions(t *testing.T) {
 				t.Errorf("Matches = %d", res.Matches)
 			}
 		})
+	}
+}
+
+// TestGrepLongInputs covers the windowed and chunked scans: matches on
+// both sides of window and chunk boundaries, in every mode.
+func TestGrepLongInputs(t *testing.T) {
+	ctx := context.Background()
+	var b strings.Builder
+	var want []string
+	for i := 0; b.Len() < grepChunk+grepChunk/2; i++ {
+		line := fmt.Sprintf("line %07d filler filler filler", i)
+		if i%1013 == 0 {
+			line += " Needle-42 END"
+			want = append(want, line)
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	text := b.String()
+	for name, s := range stores(t) {
+		a := artifactOf(t, s, text)
+		for _, p := range []struct{ pattern, flags string }{
+			{"Needle-42", ""}, {"needle-42", "i"}, {`Needle-\d+ END$`, ""}, {`[A-Z]eedle-42`, ""},
+			{`\d{7} filler filler filler N`, ""}, {`(?i)NEEDLE-42 end`, ""},
+		} {
+			res, err := a.Grep(ctx, p.pattern, &GrepOptions{Flags: p.flags})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, res.Texts()); diff != "" {
+				t.Errorf("%s %q: %d matches, want %d", name, p.pattern, len(res.Texts()), len(want))
+			}
+		}
 	}
 }
 

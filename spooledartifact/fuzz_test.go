@@ -115,3 +115,21 @@ func FuzzGrep(f *testing.F) {
 		}
 	})
 }
+
+func FuzzLowerASCII(f *testing.F) {
+	f.Add([]byte("Hello, WORLD @[`{ é\xff AZaz"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var scratch []byte
+		got := lowerASCII(b, &scratch)
+		want := make([]byte, len(b))
+		for i, c := range b {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			want[i] = c
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("lowerASCII(%q) = %q, want %q", b, got, want)
+		}
+	})
+}

@@ -334,16 +334,20 @@ func (g *grepPattern) scan(region []byte, terminated bool, first int, emit func(
 		return ln + bytes.Count(region[cp:], nlSep), false
 	}
 	g.choose(region)
-	var scratch, lower []byte
+	var scratch []byte
+	hay := region // where the literal is searched: region, or a lowered copy (same offsets)
+	if g.fold {
+		hay = lowerASCII(region, &g.lower)
+	}
 	for pos := 0; pos <= limit; {
-		q := g.index(region[pos:], &lower)
+		q := bytes.Index(hay[pos:], g.lit)
 		if q < 0 {
 			break
 		}
 		p := pos + q
 		ls, le := found(p)
 		pos = le + 1
-		if g.mode == modePrefilter && !g.verify(region[ls:le], p-ls, &scratch) {
+		if g.mode == modePrefilter && !g.verify(region[ls:le], hay[ls:le], p-ls, &scratch) {
 			continue
 		}
 		if !emit(lineAt(ls), region[ls:le]) {

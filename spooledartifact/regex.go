@@ -2,6 +2,7 @@ package spooledartifact
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"regexp"
 	"regexp/syntax"
@@ -40,7 +41,8 @@ type grepPattern struct {
 	chosen     bool
 	// fold: lit is lower-case ASCII and searched case-insensitively (a
 	// (?i) literal); lines are then verified whole.
-	fold bool
+	fold  bool
+	lower []byte // scratch of the lowered chunk when fold
 }
 
 // compileGrep compiles pattern under flags, a subset of "ims" (i: case
@@ -100,10 +102,12 @@ func compileGrep(pattern, flags string) (*grepPattern, error) {
 		} else {
 			subs = []*syntax.Regexp{simple}
 		}
-		for _, sub := range subs {
+		for i, sub := range subs {
 			if l := literalOf(sub); l != nil && l.Flags&syntax.FoldCase != 0 && foldable(l.Rune) {
-				g.candidates = append(g.candidates, &grepPattern{mode: modePrefilter, line: line, fold: true,
-					lit: bytes.ToLower([]byte(string(l.Rune)))})
+				c := &grepPattern{mode: modePrefilter, line: line, fold: true, lit: bytes.ToLower([]byte(string(l.Rune)))}
+				c.before, c.after, c.split = splitChecks(subs[:i], subs[i+1:])
+				c.beforeRunes = maxRunes(&syntax.Regexp{Op: syntax.OpConcat, Sub: subs[:i]})
+				g.candidates = append(g.candidates, c)
 			}
 		}
 	}
@@ -128,30 +132,22 @@ func foldable(r []rune) bool {
 	return true
 }
 
-// index returns the first offset of the literal in b, or -1.
-func (g *grepPattern) index(b []byte, scratch *[]byte) int {
-	if !g.fold {
-		return bytes.Index(b, g.lit)
-	}
-	// Lower-case growing windows (overlapping by len(lit)-1), so a dense
-	// run of candidates does not lower-case far ahead each time.
-	blk := 256
-	for off := 0; off < len(b); off += blk {
-		end := min(len(b), off+blk+len(g.lit)-1)
-		if q := bytes.Index(lowerASCII(b[off:end], scratch), g.lit); q >= 0 {
-			return off + q
-		}
-		if blk < 64<<10 {
-			blk *= 2
-		}
-	}
-	return -1
-}
-
+// lowerASCII writes b with ASCII upper-case letters lowered into *scratch,
+// eight bytes at a time (SWAR); other bytes are unchanged, so offsets match.
 func lowerASCII(b []byte, scratch *[]byte) []byte {
 	out := append((*scratch)[:0], b...)
-	for i, c := range out {
-		if 'A' <= c && c <= 'Z' {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(out); i += 8 {
+		w := binary.LittleEndian.Uint64(out[i:])
+		h := w &^ highs // low 7 bits of each byte
+		geA := h + (0x80-'A')*ones
+		gtZ := h + (0x7f-'Z')*ones
+		upper := (geA ^ gtZ) &^ w & highs // ASCII bytes in 'A'..'Z'
+		binary.LittleEndian.PutUint64(out[i:], w|upper>>2)
+	}
+	for ; i < len(out); i++ {
+		if c := out[i]; 'A' <= c && c <= 'Z' {
 			out[i] = c + 'a' - 'A'
 		}
 	}
@@ -266,9 +262,9 @@ func reverse(re *syntax.Regexp) *syntax.Regexp {
 }
 
 // verify reports whether line (no '\n') matches, given that the required
-// literal occurs at offset at.
-func (g *grepPattern) verify(line []byte, at int, scratch *[]byte) bool {
-	if !g.split || g.fold {
+// literal occurs at offset at; hay is line, or its lowered copy when fold.
+func (g *grepPattern) verify(line, hay []byte, at int, scratch *[]byte) bool {
+	if !g.split {
 		return g.line.Match(line)
 	}
 	for at >= 0 {
@@ -276,7 +272,7 @@ func (g *grepPattern) verify(line []byte, at int, scratch *[]byte) bool {
 			(g.before == nil || g.before.Match(reverseRunes(g.window(line[:at]), scratch))) {
 			return true
 		}
-		q := bytes.Index(line[at+1:], g.lit)
+		q := bytes.Index(hay[at+1:], g.lit)
 		if q < 0 {
 			return false
 		}

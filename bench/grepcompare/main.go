@@ -4,7 +4,8 @@
 //	grepcompare -gen -size 1073741824 -out /tmp/x/log   # write the log
 //	grepcompare -file /tmp/x/log -dir /tmp/x/store -literal ERROR -regex 'status=5[0-9]{2}'
 //
-// Every measurement is printed as "name<TAB>seconds<TAB>count".
+// Every measurement is printed as "name<TAB>seconds<TAB>count"; grep counts
+// are named grep0, grep1, ... in the order of the patterns.
 package main
 
 import (
@@ -133,8 +134,8 @@ func run(path, dir string, patterns []string) error {
 	if err := measure("cat10", func() (int, error) { l, err := a.Cat(ctx, mid, mid+10); return len(l), err }); err != nil {
 		return err
 	}
-	for _, p := range patterns {
-		err := measure("grep "+strconv.Quote(p), func() (int, error) {
+	for i, p := range patterns {
+		err := measure("grep"+strconv.Itoa(i), func() (int, error) {
 			n := 0
 			err := a.GrepFunc(ctx, p, nil, func(int, []byte) bool { n++; return true })
 			return n, err
