@@ -135,11 +135,15 @@ func foldable(r []rune) bool {
 // lowerASCII writes b with ASCII upper-case letters lowered into *scratch,
 // eight bytes at a time (SWAR); other bytes are unchanged, so offsets match.
 func lowerASCII(b []byte, scratch *[]byte) []byte {
-	out := append((*scratch)[:0], b...)
+	out := *scratch
+	if cap(out) < len(b) {
+		out = make([]byte, len(b))
+	}
+	out = out[:len(b)]
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	i := 0
 	for ; i+8 <= len(out); i += 8 {
-		w := binary.LittleEndian.Uint64(out[i:])
+		w := binary.LittleEndian.Uint64(b[i:])
 		h := w &^ highs // low 7 bits of each byte
 		geA := h + (0x80-'A')*ones
 		gtZ := h + (0x7f-'Z')*ones
@@ -147,9 +151,11 @@ func lowerASCII(b []byte, scratch *[]byte) []byte {
 		binary.LittleEndian.PutUint64(out[i:], w|upper>>2)
 	}
 	for ; i < len(out); i++ {
-		if c := out[i]; 'A' <= c && c <= 'Z' {
-			out[i] = c + 'a' - 'A'
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
 		}
+		out[i] = c
 	}
 	*scratch = out
 	return out
