@@ -232,6 +232,38 @@ func TestGrepLongInputs(t *testing.T) {
 	}
 }
 
+// TestGrepStreamLongLines drives the stream scanner with tiny buffers: lines
+// longer than a chunk grow the buffer, lines longer than maxLine are matched
+// on their prefix and skipped to their end, and numbering stays right.
+func TestGrepStreamLongLines(t *testing.T) {
+	long := strings.Repeat("x", 40) + "needle" + strings.Repeat("y", 30) // 76 bytes
+	huge := "needle" + strings.Repeat("z", 200)                          // > maxLine
+	lost := strings.Repeat("z", 200) + "needle"                          // match past maxLine
+	text := strings.Join([]string{"a needle", long, "b", huge, "needle c", lost, "needle"}, "\n")
+	type hit struct {
+		Line int
+		Len  int
+	}
+	for _, pattern := range []string{"needle", "ne+dle", "(?i)NEEDLE"} {
+		g, err := compileGrep(pattern, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []hit
+		err = scanStream(context.Background(), strings.NewReader(text), g, 16, 128, func(line int, b []byte) bool {
+			got = append(got, hit{line, len(b)})
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []hit{{0, 8}, {1, 76}, {3, 128}, {4, 8}, {6, 6}}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-want +got)\n%s", pattern, diff)
+		}
+	}
+}
+
 func TestGrepRegexErrors(t *testing.T) {
 	a := New("x", newMemoryReader([]byte(greek), 0))
 	tests := []struct {

@@ -48,7 +48,9 @@ type DiskOptions struct {
 // returning the old bytes (never a mix) until it is closed or collected,
 // while Read returns the new version. File names are ids percent-encoded
 // ('.', '/', '\' and every byte outside [A-Za-z0-9_-] included), so no id can
-// escape the directory. Files of an earlier process are found again by Read
+// escape the directory. A reader of a spilled artifact holds an open file and
+// implements io.Closer: close it when done, or the descriptor is released
+// when the reader is garbage collected. Files of an earlier process are found again by Read
 // and List (their index is rebuilt on first Read); small in-memory artifacts
 // do not survive the process.
 type DiskStore struct {

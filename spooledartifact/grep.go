@@ -199,7 +199,7 @@ func scanLines(ctx context.Context, r Reader, g *grepPattern, emit func(line int
 		return err
 	}
 	defer rc.Close()
-	return scanStream(ctx, rc, g, emit)
+	return scanStream(ctx, rc, g, grepChunk, MaxGrepLine, emit)
 }
 
 func scanMemory(ctx context.Context, data []byte, g *grepPattern, emit func(int, []byte) bool) error {
@@ -230,8 +230,10 @@ func scanMemory(ctx context.Context, data []byte, g *grepPattern, emit func(int,
 	return nil
 }
 
-func scanStream(ctx context.Context, src io.Reader, g *grepPattern, emit func(int, []byte) bool) error {
-	buf := make([]byte, grepChunk)
+// scanStream reads src in chunk-sized reads, growing the buffer up to
+// maxLine for a longer line.
+func scanStream(ctx context.Context, src io.Reader, g *grepPattern, chunk, maxLine int, emit func(int, []byte) bool) error {
+	buf := make([]byte, chunk)
 	n := 0 // bytes held in buf
 	line := 0
 	skipping := false // discarding the rest of an over-long line
@@ -269,8 +271,8 @@ func scanStream(ctx context.Context, src io.Reader, g *grepPattern, emit func(in
 				n = copy(buf, data)
 				continue
 			}
-			if len(buf) < MaxGrepLine {
-				nb := make([]byte, min(2*len(buf), MaxGrepLine))
+			if len(buf) < maxLine {
+				nb := make([]byte, min(2*len(buf), maxLine))
 				n = copy(nb, data)
 				buf = nb
 				continue

@@ -101,17 +101,24 @@ func run(path, dir string, patterns []string, repeat int) error {
 	if err != nil {
 		return err
 	}
-	in, err := os.Open(path)
-	if err != nil {
-		return err
+	var r spooledartifact.Reader
+	best := time.Duration(-1)
+	for range repeat {
+		in, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		r, err = store.Write(ctx, "log", in) // a repeat replaces the previous version
+		in.Close()
+		if err != nil {
+			return err
+		}
+		if d := time.Since(start); best < 0 || d < best {
+			best = d
+		}
 	}
-	start := time.Now()
-	r, err := store.Write(ctx, "log", in)
-	in.Close()
-	if err != nil {
-		return err
-	}
-	report("spool", time.Since(start), r.LineCount())
+	report("spool", best, r.LineCount())
 	a := spooledartifact.New("log", r)
 
 	var peak uint64
