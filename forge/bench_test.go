@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/ebbforge/adk/canonical"
 )
 
 // Executor overhead per call with a no-op handler. The target is
@@ -92,6 +94,17 @@ func BenchmarkExecute(b *testing.B) {
 			})
 		})
 	}
+}
+
+// BenchmarkExecuteRefChecksum is the callId checksum alone
+// (canonical.ChecksumJSON over the raw arguments), the part of Execute that
+// Invocation.CallID skips when set.
+func BenchmarkExecuteRefChecksum(b *testing.B) {
+	loop(b, func() {
+		if _, err := canonical.ChecksumJSON("weather", benchRaw); err != nil {
+			b.Fatal(err)
+		}
+	})
 }
 
 // BenchmarkValidateOnly is the schema library's Resolved.Validate alone on

@@ -9,7 +9,8 @@ import (
 // into map[string]any would produce (objects map[string]any, arrays []any,
 // numbers float64), without reflection. It copies b once into a string and
 // slices unescaped strings and keys out of it, so a call costs a few
-// allocations instead of one or more per token.
+// allocations instead of one or more per token (a retained string keeps
+// that copy alive, which for tool arguments is small).
 //
 // It only accepts what it is sure of: ok is false for invalid JSON and for
 // rare valid inputs it leaves to encoding/json (invalid UTF-8, lone

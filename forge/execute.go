@@ -106,8 +106,9 @@ func (t *Tool) Execute(ctx context.Context, raw json.RawMessage, inv Invocation,
 	} else {
 		inv.Meta = nil
 	}
-	start := time.Now()
+	var start time.Time // read only for the observer's events
 	if obs != nil {
+		start = time.Now()
 		obs.ToolExecutionStart(ExecutionStart{ToolName: t.name, CallID: inv.CallID, Args: args, StartedAt: start})
 	}
 	out, err := t.run(ctx, args, typedArgs, inv)
