@@ -194,9 +194,10 @@ type Tool struct {
 	handler           Handler
 	artifactHandler   ArtifactHandler
 	v                 *validator
-	// decode turns validated arguments into the typed handler's argument
-	// type (from raw, or from args once defaults were applied) and typed
-	// calls the handler with it; both are nil for untyped tools.
+	// decode turns validated arguments into a *A for the typed handler
+	// (from raw, patched with the root defaults that were filled in, or
+	// from args re-encoded when nested defaults may apply) and typed calls
+	// the handler with it; both are nil for untyped tools.
 	decode func(raw json.RawMessage, args map[string]any, added applied) (any, error)
 	typed  func(ctx context.Context, a any, inv Invocation) (Output, error)
 }
