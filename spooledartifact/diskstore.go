@@ -12,8 +12,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/rs/zerolog"
 )
 
 // DefaultSpillThreshold is the size up to which a DiskStore keeps an
@@ -32,8 +30,6 @@ type DiskOptions struct {
 	// Sync makes Write fsync a file before it replaces the old version,
 	// for durability across power loss (slower).
 	Sync bool
-	// Logger receives debug lines; the zero value is silent.
-	Logger zerolog.Logger
 }
 
 // DiskStore keeps small artifacts in memory and spills big ones to files in
@@ -58,7 +54,6 @@ type DiskStore struct {
 	threshold int64
 	stride    int
 	sync      bool
-	log       zerolog.Logger
 	now       func() time.Time
 
 	mu    sync.RWMutex
@@ -86,7 +81,7 @@ func NewDiskStore(dir string, opts *DiskOptions) (*DiskStore, error) {
 		return nil, err
 	}
 	return &DiskStore{dir: dir, threshold: o.SpillThreshold, stride: o.IndexStride, sync: o.Sync,
-		log: o.Logger, now: time.Now, mem: map[string]memEntry{}, files: map[string]lineIndex{}}, nil
+		now: time.Now, mem: map[string]memEntry{}, files: map[string]lineIndex{}}, nil
 }
 
 // Dir is the store's directory.
@@ -157,7 +152,6 @@ func (s *DiskStore) Write(ctx context.Context, id string, r io.Reader) (Reader, 
 	s.files[id] = idx
 	delete(s.mem, id)
 	s.mu.Unlock()
-	s.log.Debug().Str("id", id).Int64("bytes", idx.size).Int("lines", idx.lines).Msg("spooledartifact: spilled to disk")
 	return &spoolReader{f: f, idx: idx}, nil
 }
 

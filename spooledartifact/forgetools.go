@@ -7,15 +7,11 @@ import (
 	"sort"
 
 	"github.com/ebbforge/adk/forge"
-	"github.com/rs/zerolog"
 )
 
-// ForgeOptions tune ForgeTools; nil means defaults.
-type ForgeOptions struct {
-	// Logger receives debug lines about what was forged; the zero value is
-	// silent.
-	Logger zerolog.Logger
-}
+// ForgeOptions tune ForgeTools; nil means defaults. It has no settings yet
+// and is there so that adding one does not change ForgeTools' signature.
+type ForgeOptions struct{}
 
 // CallIDDescription describes the callId parameter every forged tool takes.
 const CallIDDescription = "ToolCall id of the artifact to query."
@@ -70,10 +66,7 @@ func KindOf(a forge.Artifact) Kind {
 // dispatching per artifact; its schema is the base one's). With no
 // artifacts the registry is empty.
 func ForgeTools(calls []*forge.ToolCall, opts *ForgeOptions) (*forge.Registry, error) {
-	var o ForgeOptions
-	if opts != nil {
-		o = *opts
-	}
+	_ = opts
 	type forged struct {
 		def  Method
 		ids  []string
@@ -117,7 +110,6 @@ func ForgeTools(calls []*forge.ToolCall, opts *ForgeOptions) (*forge.Registry, e
 		}
 		list = append(list, t)
 	}
-	o.Logger.Debug().Int("artifacts", len(arts)).Int("tools", len(list)).Msg("spooledartifact: forged artifact tools")
 	return forge.NewRegistry(list...)
 }
 
