@@ -30,14 +30,9 @@ const MaxDepth = 10000
 func StringifyJSON(data []byte) (string, error) {
 	st := getState()
 	defer putState(st)
-	if err := st.parse(data, MaxDepth); err != nil {
+	if err := st.canon(data, MaxDepth, false); err != nil {
 		return "", err
 	}
-	st.data = data
-	if cap(st.buf) < len(data) {
-		st.buf = make([]byte, 0, len(data)+len(data)/16+16)
-	}
-	st.emit(0)
 	return string(st.buf), nil
 }
 
@@ -46,28 +41,28 @@ func StringifyJSON(data []byte) (string, error) {
 func AppendJSON(dst, data []byte) ([]byte, error) {
 	st := getState()
 	defer putState(st)
-	if err := st.parse(data, MaxDepth); err != nil {
+	// Built aside, so that on error not even dst's spare capacity is touched.
+	if err := st.canon(data, MaxDepth, false); err != nil {
 		return dst, err
 	}
-	saved := st.buf
-	st.data, st.buf = data, dst
-	st.emit(0)
-	dst, st.buf = st.buf, saved
-	return dst, nil
+	return append(dst, st.buf...), nil
 }
 
 // WriteJSON writes the canonical text of the raw JSON document data to w in
-// chunks, without building it in memory. The document is validated before
-// the first write, so nothing is written when it is invalid.
+// chunks. The document is validated before the first write, so nothing is
+// written when it is invalid (the text is therefore built in memory first).
 func WriteJSON(w io.Writer, data []byte) error {
 	st := getState()
 	defer putState(st)
-	if err := st.parse(data, MaxDepth); err != nil {
+	if err := st.canon(data, MaxDepth, false); err != nil {
 		return err
 	}
-	st.data, st.w = data, w
-	st.emit(0)
-	st.out()
+	st.w = w
+	for out := st.buf; len(out) > 0 && st.werr == nil; {
+		chunk := out[:min(len(out), flushSize)]
+		st.write(chunk)
+		out = out[len(chunk):]
+	}
 	return st.werr
 }
 
@@ -106,16 +101,16 @@ func Checksum(tool string, args any) (string, error) {
 }
 
 // ChecksumJSON is Checksum for arguments given as raw JSON text. The
-// canonical text is streamed into the hash, never built in memory.
+// canonical text is streamed into the hash; only the members of objects
+// whose keys are out of order wait in memory until their object closes.
 func ChecksumJSON(tool string, raw []byte) (string, error) {
 	st := getState()
 	defer putState(st)
-	if err := st.parse(raw, MaxDepth-1); err != nil {
+	st.w = st.hasher()
+	st.buf = append(st.buf, `{"args":`...)
+	if err := st.canon(raw, MaxDepth-1, true); err != nil {
 		return "", err
 	}
-	st.data, st.w = raw, st.hasher()
-	st.buf = append(st.buf, `{"args":`...)
-	st.emit(0)
 	return st.finishChecksum(tool)
 }
 

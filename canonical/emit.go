@@ -6,29 +6,28 @@ import (
 	"encoding/binary"
 	"hash"
 	"io"
-	"slices"
 	"sync"
 )
 
 // flushSize is the output chunk handed to a streaming writer (or hash).
-const flushSize = 32 << 10
+const flushSize = 64 << 10
 
 // Limits on what a state keeps when it goes back to the pool, so one huge
 // document does not pin its scratch memory forever.
 const (
-	maxPooledNodes = 1 << 22
-	maxPooledBytes = 1 << 22
+	maxPooledNodes = 1 << 20
+	maxPooledBytes = 1 << 25 // output of documents up to 32 MiB stays pooled
 )
 
-// member is one object member while its object is being sorted. Its sort key
+// member is one object member while its object is open. Its sort key
 // is data[ks:ke] or, for keys that needed decoding, arena[ks:ke]; prefix
 // holds its first eight bytes, big-endian, remapped so that integer order is
 // UTF-16 order (see sortPrefix).
 type member struct {
-	prefix uint64
-	key    uint32 // tape index of the key; the value follows it
-	ks, ke uint32
-	flags  uint8
+	prefix     uint64
+	ks, ke     uint32 // key text
+	start, end uint32 // output span of `"key":value`
+	flags      uint8
 }
 
 const (
@@ -75,12 +74,13 @@ func sortPrefix(buf []byte, off, end uint32, ascii bool) uint64 {
 // state is the reusable scratch of one canonicalisation. Not shared between
 // goroutines; pooled.
 type state struct {
-	data    []byte   // document being emitted
-	tape    []node   // parsed document
-	stack   []frame  // open containers while parsing
-	members []member // object members being sorted, as a stack
-	arena   []byte   // decoded keys, as a stack
+	data    []byte   // document being canonicalised
+	stack   []frame  // open containers
+	members []member // members of open objects, as a stack
+	arena   []byte   // decoded keys of open objects, as a stack
 	buf     []byte   // output (or the pending chunk when streaming)
+	tmp     []byte   // scratch for reordering members
+	comma   [1]byte
 	w       io.Writer
 	werr    error
 	sha     hash.Hash
@@ -97,14 +97,14 @@ func getState() *state { return statePool.Get().(*state) }
 
 func putState(st *state) {
 	// Oversized scratch is dropped piecemeal so the rest stays reusable.
-	if cap(st.tape) > maxPooledNodes {
-		st.tape = nil
-	}
 	if cap(st.members) > maxPooledNodes {
 		st.members = nil
 	}
 	if cap(st.buf) > maxPooledBytes {
 		st.buf = nil
+	}
+	if cap(st.tmp) > maxPooledBytes {
+		st.tmp = nil
 	}
 	if cap(st.arena) > maxPooledBytes {
 		st.arena = nil
@@ -113,8 +113,8 @@ func putState(st *state) {
 		st.seen, st.keys = nil, nil
 	}
 	st.data, st.w, st.werr = nil, nil, nil
-	st.tape, st.stack, st.members = st.tape[:0], st.stack[:0], st.members[:0]
-	st.arena, st.buf = st.arena[:0], st.buf[:0]
+	st.stack, st.members = st.stack[:0], st.members[:0]
+	st.arena, st.buf, st.tmp = st.arena[:0], st.buf[:0], st.tmp[:0]
 	clear(st.keys[:cap(st.keys)])
 	st.keys = st.keys[:0]
 	statePool.Put(st)
@@ -133,93 +133,6 @@ func (st *state) maybeFlush() {
 	if st.w != nil && len(st.buf) >= flushSize {
 		st.out()
 	}
-}
-
-// span copies raw canonical bytes to the output, bypassing the chunk buffer
-// for large spans when streaming.
-func (st *state) span(b []byte) {
-	if st.w != nil && len(b) >= flushSize {
-		st.out()
-		if st.werr == nil {
-			_, st.werr = st.w.Write(b)
-		}
-		return
-	}
-	st.buf = append(st.buf, b...)
-}
-
-// emit writes the canonical form of the value at tape[i] and returns the
-// index of the next sibling.
-func (st *state) emit(i uint32) uint32 {
-	n := st.tape[i]
-	switch n.kind {
-	case kindNull:
-		st.buf = append(st.buf, "null"...)
-	case kindTrue:
-		st.buf = append(st.buf, "true"...)
-	case kindFalse:
-		st.buf = append(st.buf, "false"...)
-	case kindNumber:
-		if n.flags&flagCopy != 0 {
-			st.buf = append(st.buf, st.data[n.start:n.end]...)
-		} else {
-			st.buf = appendNumberText(st.buf, st.data[n.start:n.end])
-		}
-	case kindString:
-		st.emitString(n)
-	case kindArray:
-		if n.flags&flagClean != 0 {
-			st.span(st.data[n.start : st.tape[i+1].start+1])
-			return n.end
-		}
-		buf := append(st.buf, '[')
-		data, tape := st.data, st.tape
-		for j := i + 2; j < n.end; {
-			if j != i+2 {
-				buf = append(buf, ',')
-			}
-			if e := tape[j]; e.flags&flagCopy != 0 && e.end-e.start < flushSize {
-				buf = append(buf, data[e.start:e.end]...) // canonical scalar
-				j++
-				if len(buf) < flushSize {
-					continue
-				}
-			} else {
-				st.buf = buf
-				j = st.emit(j)
-				buf = st.buf
-			}
-			st.buf = buf
-			st.maybeFlush()
-			buf = st.buf
-		}
-		st.buf = append(buf, ']')
-		return n.end
-	case kindObject:
-		if n.flags&flagClean != 0 {
-			st.span(st.data[n.start : st.tape[i+1].start+1])
-			return n.end
-		}
-		st.emitObject(i, n.end)
-		return n.end
-	}
-	return i + 1
-}
-
-func (st *state) emitString(n node) {
-	if n.flags&flagCopy != 0 {
-		st.span(st.data[n.start:n.end])
-		return
-	}
-	st.buf = appendCanonicalString(st.buf, st.data[n.start+1:n.end-1])
-}
-
-// next returns the index of the sibling after the value at tape[i].
-func (st *state) next(i uint32) uint32 {
-	if k := st.tape[i].kind; k == kindArray || k == kindObject {
-		return st.tape[i].end
-	}
-	return i + 1
 }
 
 func (st *state) keyText(m *member) []byte {
@@ -248,151 +161,12 @@ func (st *state) less(a, b *member) bool {
 	if c := st.compareMembers(a, b); c != 0 {
 		return c < 0
 	}
-	return a.key < b.key
+	return a.start < b.start
 }
 
 // insertionLimit is the object size up to which members are sorted by
-// insertion as they are read; larger objects are sorted once at the end.
+// insertion; larger objects use slices.SortFunc.
 const insertionLimit = 16
-
-// emitObject writes the object at tape[i] (its subtree ends at end) with its
-// members in UTF-16 key order, the last of duplicate keys winning.
-func (st *state) emitObject(i, end uint32) {
-	base, arenaBase := len(st.members), len(st.arena)
-	members := st.members // local copies keep the hot loops in registers
-	data, tape := st.data, st.tape
-	needSort := false
-	for j := i + 2; j < end; {
-		kn := tape[j]
-		m := member{key: j, ks: kn.start + 1, ke: kn.end - 1}
-		switch {
-		case kn.flags&(flagEscaped|flagInvalid) != 0:
-			ks := len(st.arena)
-			st.arena = appendDecodedKey(st.arena, data[m.ks:m.ke])
-			m.ks, m.ke, m.flags = uint32(ks), uint32(len(st.arena)), memberArena
-			if bytes.IndexByte(st.arena[ks:], 0xed) >= 0 {
-				m.flags |= memberSurrogate // maybe; the full comparison decides
-			}
-			m.prefix = sortPrefix(st.arena, m.ks, m.ke, false)
-		case kn.flags&flagASCII != 0:
-			m.flags = memberASCII
-			m.prefix = sortPrefix(data, m.ks, m.ke, true)
-		default:
-			m.prefix = sortPrefix(data, m.ks, m.ke, false)
-		}
-		if v := tape[j+1]; v.kind == kindArray || v.kind == kindObject {
-			j = v.end
-		} else {
-			j += 2
-		}
-		members = append(members, m)
-		ms := members[base:]
-		n := len(ms) - 1
-		if n == 0 || needSort {
-			continue
-		}
-		if n >= insertionLimit {
-			if st.compareMembers(&ms[n-1], &m) >= 0 {
-				needSort = true // sorted in one go below
-			}
-			continue
-		}
-		// Insert m into the sorted ms[:n]. Document order breaks ties, so m
-		// goes after an equal key, which it shadows.
-		k := n
-		for k > 0 {
-			p := &ms[k-1]
-			if p.prefix != m.prefix && (p.flags|m.flags)&memberSurrogate == 0 {
-				if p.prefix < m.prefix {
-					break
-				}
-				k--
-				continue
-			}
-			c := st.compareMembers(p, &m)
-			if c < 0 {
-				break
-			}
-			if c == 0 {
-				p.flags |= memberShadowed
-				break
-			}
-			k--
-		}
-		if k < n {
-			copy(ms[k+1:], ms[k:n])
-			ms[k] = m
-		}
-	}
-	ms := members[base:]
-	if needSort {
-		slices.SortFunc(ms, func(a, b member) int {
-			switch {
-			case a.key == b.key:
-				return 0
-			case st.less(&a, &b):
-				return -1
-			}
-			return 1
-		})
-		for k := 1; k < len(ms); k++ {
-			if st.compareMembers(&ms[k-1], &ms[k]) == 0 {
-				ms[k-1].flags |= memberShadowed
-			}
-		}
-	}
-	st.members = members
-	st.arena = st.arena[:arenaBase]
-
-	buf := append(st.buf, '{')
-	first := true
-	for k := base; k < base+len(ms); k++ {
-		m := &st.members[k]
-		if m.flags&memberShadowed != 0 {
-			continue
-		}
-		if !first {
-			buf = append(buf, ',')
-		}
-		first = false
-		key := m.key // st.members may grow (and move) while emitting the value
-		kn, e := tape[key], tape[key+1]
-		if kn.flags&e.flags&flagCopy != 0 && e.start == kn.end+1 && e.end-kn.start < flushSize {
-			// Compact `"key":value` with a canonical scalar value: one copy.
-			buf = append(buf, data[kn.start:e.end]...)
-			if len(buf) < flushSize {
-				continue
-			}
-			st.buf = buf
-			st.maybeFlush()
-			buf = st.buf
-			continue
-		}
-		if kn.flags&flagCopy != 0 && kn.end-kn.start < flushSize {
-			buf = append(buf, data[kn.start:kn.end]...)
-		} else {
-			st.buf = buf
-			st.emitString(kn)
-			buf = st.buf
-		}
-		buf = append(buf, ':')
-		if e.flags&flagCopy != 0 && e.end-e.start < flushSize {
-			buf = append(buf, data[e.start:e.end]...) // canonical scalar
-			if len(buf) < flushSize {
-				continue
-			}
-		} else {
-			st.buf = buf
-			st.emit(key + 1)
-			buf = st.buf
-		}
-		st.buf = buf
-		st.maybeFlush()
-		buf = st.buf
-	}
-	st.buf = append(buf, '}')
-	st.members = st.members[:base]
-}
 
 // hasher returns the state's reset SHA-256.
 func (st *state) hasher() hash.Hash {

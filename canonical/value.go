@@ -224,14 +224,7 @@ func (st *state) raw(data []byte, depth int) error {
 		st.buf = append(st.buf, "null"...) // as encoding/json encodes a nil RawMessage
 		return nil
 	}
-	if err := st.parse(data, MaxDepth-depth); err != nil {
-		return err
-	}
-	saved := st.data
-	st.data = data
-	st.emit(0)
-	st.data = saved
-	return nil
+	return st.canon(data, MaxDepth-depth, true)
 }
 
 // viaJSON writes v through its encoding/json encoding.
