@@ -2,6 +2,7 @@ package canonical
 
 import (
 	"math"
+	"math/bits"
 	"strconv"
 )
 
@@ -106,20 +107,22 @@ func scanNumber(data []byte, i int) (end, copyEnd int, ok bool) {
 	canonical := true
 	sig := 0
 	zeroInt := false
+	intStart := i
 	switch c := data[i]; {
 	case c == '0':
 		zeroInt = true
 		i++
 	case c >= '1' && c <= '9':
-		s := i
 		i++
 		for i < n && data[i] >= '0' && data[i] <= '9' {
 			i++
 		}
-		sig = i - s
+		sig = i - intStart
 	default:
 		return i, 0, false
 	}
+	intEnd := i
+	fracStart := i
 	copyEnd = i
 	if i < n && data[i] == '.' {
 		i++
@@ -130,6 +133,7 @@ func scanNumber(data []byte, i int) (end, copyEnd int, ok bool) {
 		if i == s {
 			return i, 0, false
 		}
+		fracStart = s
 		t := i // trim trailing zeros
 		for t > s && data[t-1] == '0' {
 			t--
@@ -169,10 +173,138 @@ func scanNumber(data []byte, i int) (end, copyEnd int, ok bool) {
 			return i, 0, false
 		}
 	}
-	if sig > 15 || !canonical {
+	if !canonical {
 		copyEnd = 0
+	} else if sig > 15 {
+		// The text is canonical when it is exactly the shortest
+		// round-trip form of its double; frac is the fraction without
+		// trailing zeros.
+		var frac []byte
+		if copyEnd > intEnd {
+			frac = data[fracStart:copyEnd]
+		}
+		if zeroInt {
+			intEnd = intStart
+		}
+		if !shortestDecimal(data[intStart:intEnd], frac, sig) {
+			copyEnd = 0
+		}
 	}
 	return i, copyEnd, true
+}
+
+// shortestDecimal reports, for a decimal literal whose digits are
+// intDigits "." frac (frac without trailing zeros, possibly empty; the
+// magnitude at least 1e-6) with sig significant digits, whether JavaScript
+// prints its double as exactly these digits. false means "not known": the
+// caller then converts the number the slow way.
+//
+// With t the digits as an integer and k = len(frac), the literal is
+// t×10^-k. It is the printed form of its double x = M×2^-s when
+//
+//  1. x is the double nearest t×10^-k, strictly;
+//  2. t×10^-k is strictly the closest to x of all decimals with sig digits
+//     (JavaScript picks the closest), that is within half a unit of the
+//     last digit;
+//  3. no decimal with fewer digits rounds to x: the nearest such decimals
+//     below and above are t with its last digit zeroed (lo) and lo+10 (in
+//     units of the last digit), and both lie outside x's rounding interval,
+//     x ± 2^-s/2 (strictly, so boundary ties never matter).
+//
+// Scaled by 10^k × 2^(s+1), with D = t×2^(s+1) - 2M×10^k and r = t mod 10,
+// these read |D| < 10^k, |D| < 2^s, r×2^(s+1) - D > 10^k and
+// (10-r)×2^(s+1) + D > 10^k, all exact in 128-bit integers.
+func shortestDecimal(intDigits, frac []byte, sig int) bool {
+	k := len(frac)
+	if sig > 19 || k > 19 {
+		return false
+	}
+	var t uint64
+	for _, c := range intDigits {
+		t = t*10 + uint64(c-'0')
+	}
+	for _, c := range frac {
+		t = t*10 + uint64(c-'0')
+	}
+	if k == 0 {
+		return t <= maxSafeInteger // exact, printed with all its digits
+	}
+	// An estimate within an ulp or so of x; corrected below.
+	est := math.Float64bits(float64(t) / math.Pow10(k))
+	biased := int(est >> 52 & 0x7ff)
+	m := est&(1<<52-1) | 1<<52
+	s := 1075 - biased // est = m × 2^-s
+	if biased == 0 || s < 1 || s+1+bits.Len64(t) > 120 {
+		return false
+	}
+	p := uint64(math.Pow10(k)) // exact for k <= 19
+	a := shl128(t, uint(s+1))
+	var dNeg bool
+	var d uint64 // |D|, once below 10^k
+	for try := 0; ; try++ {
+		if m <= 1<<52 || m >= 1<<53-1 || try == 3 {
+			return false // binade edges (asymmetric interval) and misses: slow path
+		}
+		bhi, blo := bits.Mul64(2*m, p)
+		b := u128{bhi, blo}
+		if a.less(b) {
+			diff := b.sub(a)
+			if diff.hi == 0 && diff.lo < p {
+				dNeg, d = true, diff.lo
+				break
+			}
+			m--
+		} else {
+			diff := a.sub(b)
+			if diff.hi == 0 && diff.lo < p {
+				dNeg, d = false, diff.lo
+				break
+			}
+			m++
+		}
+	}
+	if s < 64 && d >= 1<<uint(s) {
+		return false // another decimal with sig digits is closer to x
+	}
+	r := t % 10
+	below := mul128(r, uint(s+1))    // r × 2^(s+1)
+	above := mul128(10-r, uint(s+1)) // (10-r) × 2^(s+1)
+	pd := u128{0, p}
+	if dNeg {
+		// lo: below + |D| > 10^k; hi: above > 10^k + |D|
+		return pd.less(below.add(u128{0, d})) && pd.add(u128{0, d}).less(above)
+	}
+	// lo: below > 10^k + D; hi: above + D > 10^k
+	return pd.add(u128{0, d}).less(below) && pd.less(above.add(u128{0, d}))
+}
+
+// u128 is an unsigned 128-bit integer.
+type u128 struct{ hi, lo uint64 }
+
+// shl128 returns x << n for n < 128.
+func shl128(x uint64, n uint) u128 {
+	if n >= 64 {
+		return u128{x << (n - 64), 0}
+	}
+	if n == 0 {
+		return u128{0, x}
+	}
+	return u128{x >> (64 - n), x << n}
+}
+
+// mul128 returns x × 2^n; x < 16 and n < 120 keep it in range.
+func mul128(x uint64, n uint) u128 { return shl128(x, n) }
+
+func (a u128) less(b u128) bool { return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo) }
+
+func (a u128) add(b u128) u128 {
+	lo, c := bits.Add64(a.lo, b.lo, 0)
+	return u128{a.hi + b.hi + c, lo}
+}
+
+func (a u128) sub(b u128) u128 {
+	lo, c := bits.Sub64(a.lo, b.lo, 0)
+	return u128{a.hi - b.hi - c, lo}
 }
 
 // appendNumberText appends the canonical form of a validated JSON number.

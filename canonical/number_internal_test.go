@@ -1,0 +1,75 @@
+package canonical
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+// TestScanNumberCopy checks the copy decision of scanNumber against the
+// full conversion on long decimals, where the exact shortest-form test
+// (shortestDecimal) decides: whenever the text is copied it must be what
+// the conversion prints, and for the shortest forms of ordinary doubles
+// the test must say so (else the fast path is dead).
+func TestScanNumberCopy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var texts []string
+	rounds := 200000
+	if testing.Short() {
+		rounds = 20000
+	}
+	for range rounds {
+		var f float64
+		switch rng.IntN(4) {
+		case 0:
+			f = rng.Float64()
+		case 1:
+			f = float64(rng.Uint32()) / (1 << 32)
+		case 2:
+			f = rng.Float64() * math.Pow10(rng.IntN(22)-6)
+		default:
+			f = math.Float64frombits(rng.Uint64() &^ (1 << 63)) // any magnitude
+		}
+		if rng.IntN(2) == 0 {
+			f = -f
+		}
+		s := strconv.FormatFloat(f, 'f', -1, 64)
+		texts = append(texts, s)
+		// Near misses: one more digit, the last digit moved, a digit less.
+		texts = append(texts, s+strconv.Itoa(rng.IntN(10)))
+		if n := len(s); n > 2 && s[n-1] >= '1' && s[n-1] <= '8' {
+			texts = append(texts, s[:n-1]+string(s[n-1]+1), s[:n-1]+string(s[n-1]-1), s[:n-1])
+		}
+		texts = append(texts, strconv.FormatFloat(f, 'f', 16, 64), strconv.FormatFloat(f, 'f', 18, 64))
+	}
+	for _, n := range []string{"9007199254740992", "9007199254740993", "1234567890123456.7", "0.1000000000000000055511151231257827",
+		"0.30000000000000004", "0.3000000000000000444", "2251799813685248.5", "4503599627370497.5", "0.000001234567890123456"} {
+		texts = append(texts, n)
+	}
+	copied, shortest := 0, 0
+	for _, s := range texts {
+		data := []byte(s)
+		end, copyEnd, ok := scanNumber(data, 0)
+		if !ok || end != len(data) {
+			continue // 'f' formatting of huge values is still a valid literal; skip anything else
+		}
+		want := string(appendNumberText(nil, data))
+		if copyEnd > 0 {
+			copied++
+			if got := s[:copyEnd]; got != want {
+				t.Fatalf("scanNumber copies %q as %q; JavaScript prints %q", s, got, want)
+			}
+		}
+		if want == s && len(s) > 17 && len(s) < 22 && s[0] == '0' && s != "0" {
+			shortest++
+			if copyEnd == 0 {
+				t.Errorf("shortest form %q not recognised as canonical", s)
+			}
+		}
+	}
+	t.Logf("%d texts, %d copied, %d shortest 0.x forms checked", len(texts), copied, shortest)
+	if copied < len(texts)/4 || shortest < 1000 {
+		t.Fatalf("only %d of %d copied, %d shortest checked", copied, len(texts), shortest)
+	}
+}
