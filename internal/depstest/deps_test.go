@@ -29,19 +29,23 @@ var layers = map[string]int{
 	"examples":                     8,
 	"internal/depstest":            9,
 	"internal/depspin":             9,
+	"bench":                        9,
 }
 
-// external lists, per rank ceiling, the third-party module prefixes a package
-// of at most that rank may depend on (transitively). Anything else is a new
-// dependency that must be added here on purpose.
+// external lists third-party module prefixes with the lowest rank allowed to
+// depend on them (transitively), so a heavy dependency cannot creep into a
+// low layer. Anything unlisted is a new dependency to be added here on purpose.
 var external = []struct {
-	maxRank  int
+	minRank  int
 	prefixes []string
 }{
 	{1, []string{"github.com/tidwall/", "github.com/google/uuid"}},
+	// Injected logging is allowed wherever there is something worth logging.
+	{2, []string{"github.com/rs/zerolog", "github.com/mattn/go-colorable", "github.com/mattn/go-isatty", "golang.org/x/sys/"}},
 	{2, []string{"github.com/google/jsonschema-go", "github.com/tiktoken-go/tokenizer", "github.com/dlclark/regexp2"}},
 	{4, []string{"github.com/yuin/goldmark", "go.yaml.in/yaml/v3", "github.com/titanous/json5"}},
-	{7, []string{"golang.org/x/sync", "github.com/rs/zerolog", "github.com/mattn/", "golang.org/x/sys"}},
+	{5, []string{"golang.org/x/sync"}},
+	// Test-only helpers may appear in the closure of test-support packages.
 	{9, []string{"go.uber.org/goleak", "github.com/google/go-cmp"}},
 }
 
@@ -67,8 +71,8 @@ func minRankFor(dep string) int {
 	min := 1 << 30
 	for _, e := range external {
 		for _, p := range e.prefixes {
-			if strings.HasPrefix(dep, p) && e.maxRank < min {
-				min = e.maxRank
+			if strings.HasPrefix(dep, p) && e.minRank < min {
+				min = e.minRank
 			}
 		}
 	}
@@ -146,7 +150,7 @@ func TestImportDirection(t *testing.T) {
 func TestViolationsDetected(t *testing.T) {
 	m := module + "/"
 	fake := map[string][]string{
-		m + "canonical":       {"strings", m + "forge"},
+		m + "canonical":       {"strings", m + "forge", "github.com/rs/zerolog"},
 		m + "forge":           {m + "canonical", "github.com/rs/zerolog"},
 		m + "dispatch":        {m + "forge", m + "turnrunner"},
 		m + "turnrunner":      {m + "dispatch", "example.com/unknown"},
@@ -154,6 +158,6 @@ func TestViolationsDetected(t *testing.T) {
 	}
 	got := violations(t, fake)
 	if len(got) != 4 {
-		t.Fatalf("want 4 violations (canonical→forge, forge→zerolog, dispatch→turnrunner, turnrunner→unknown), got %d:\n%s", len(got), strings.Join(got, "\n"))
+		t.Fatalf("want 4 violations (canonical→forge, canonical→zerolog, dispatch→turnrunner, turnrunner→unknown), got %d:\n%s", len(got), strings.Join(got, "\n"))
 	}
 }
