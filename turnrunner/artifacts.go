@@ -47,7 +47,7 @@ func (r *Runner) forgeArtifactTools(tc *TurnContext, dc *dispatch.Context) error
 		key.WriteByte(0)
 	}
 	if tc.forged == nil || tc.forgedKey != key.String() {
-		forged, err := spooledartifact.ForgeTools(calls, &spooledartifact.ForgeOptions{Logger: r.opts.Logger})
+		forged, err := spooledartifact.ForgeTools(calls, nil)
 		if err != nil {
 			return err
 		}
