@@ -1,5 +1,3 @@
-//go:build grepcompare
-
 // Command grepcompare generates a synthetic log and measures spooledartifact
 // on it (spool, Tail, Cat, grep counts), for bench/grep_compare.sh.
 //
