@@ -128,21 +128,14 @@ func BenchmarkValidateOnly(b *testing.B) {
 }
 
 // BenchmarkDecodeOnly is decoding the arguments alone: encoding/json into
-// map[string]any (the reference), forge's decodeArgs (what Execute uses) and
-// encoding/json into the typed tool's struct (what typed tools add).
+// map[string]any (what Execute uses) and into the typed tool's struct (what
+// typed tools add).
 func BenchmarkDecodeOnly(b *testing.B) {
 	b.Run("encoding_json_map", func(b *testing.B) {
 		loop(b, func() {
 			var m map[string]any
 			if err := json.Unmarshal(benchRaw, &m); err != nil {
 				b.Fatal(err)
-			}
-		})
-	})
-	b.Run("forge_map", func(b *testing.B) {
-		loop(b, func() {
-			if _, ok := decodeArgs(benchRaw); !ok {
-				b.Fatal("not decoded")
 			}
 		})
 	})

@@ -189,16 +189,8 @@ func (v *validator) validate(tool string, raw json.RawMessage) (args map[string]
 			}
 			return nil, applied{}, argsError(tool, []string{"arguments must be a JSON object, got " + jsonKind(b[0])})
 		}
-		var ok bool
-		if args, ok = decodeArgs(b); !ok {
-			// Invalid, or a rare input decodeArgs leaves to encoding/json,
-			// which decodes it or words the error. (A local, so that only
-			// this path pays for the escaping &m.)
-			var m map[string]any
-			if err := json.Unmarshal(b, &m); err != nil {
-				return nil, applied{}, argsError(tool, []string{"arguments are not valid JSON: " + decodeProblem(err)})
-			}
-			args = m
+		if err := json.Unmarshal(b, &args); err != nil {
+			return nil, applied{}, argsError(tool, []string{"arguments are not valid JSON: " + decodeProblem(err)})
 		}
 	}
 	if v.hasDefaults {
