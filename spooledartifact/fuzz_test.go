@@ -86,6 +86,7 @@ func FuzzGrep(f *testing.F) {
 	f.Add("xAB\nab\naB yy", "ab", "i")
 	f.Add("12ab 3ab\nzabab ab", `[0-9]ab`, "")
 	f.Add("aaab aab\nab", `a*aab`, "")
+	f.Add("ab ab ab ab ab ab ab ab ab ab abc", `ab.*bc`, "")
 	f.Fuzz(func(t *testing.T, text, pattern, flags string) {
 		g, err := compileGrep(pattern, flags)
 		if err != nil {

@@ -273,7 +273,12 @@ func (g *grepPattern) verify(line, hay []byte, at int, scratch *[]byte) bool {
 	if !g.split {
 		return g.line.Match(line)
 	}
-	for at >= 0 {
+	// Each attempt may read the whole line; after a few, one full match
+	// keeps the cost linear in the line's length.
+	for tries := 0; at >= 0; tries++ {
+		if tries == 8 {
+			return g.line.Match(line)
+		}
 		if (g.after == nil || g.after.Match(line[at+len(g.lit):])) &&
 			(g.before == nil || g.before.Match(reverseRunes(g.window(line[:at]), scratch))) {
 			return true
@@ -381,8 +386,8 @@ func regexError(pattern string, err error) error {
 
 // confine rewrites re so that no match can contain '\n' and the text anchors
 // become line anchors. Lines hold no '\n', so over one line the rewrite
-// matches exactly what re does; over a chunk of lines it finds exactly the
-// lines re matches, and a match never crosses a line.
+// matches exactly what re does; compileGrep uses it to spot patterns no line
+// can match (OpNoMatch), which then skip the scan.
 func confine(re *syntax.Regexp) *syntax.Regexp {
 	c := *re
 	c.Sub = nil
