@@ -8,18 +8,55 @@ import (
 
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm/scripted"
+	"github.com/ebbforge/adk/media"
+	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/turnrunner"
 )
 
 // BenchmarkToolCallOverhead measures the runner's cost per tool call: a
-// scripted response with 64 calls of a no-op tool (parse, checksum,
-// validation, execution, spooling, four events, storage), then an answer.
-// The ns/call metric is the turn's time divided by its calls.
+// scripted response with 64 calls of a no-op tool, then an answer. Per call
+// the runner parses, checksums, validates, executes, emits four events and
+// stores. The sub-benchmarks separate runner overhead from result handling:
+//
+//   - text: the tool returns text, which is spooled into an artifact, and
+//     the next iteration forges artifact_* tools over the 64 artifacts;
+//   - artifact: the tool returns one artifact built once (no spooling, but
+//     the artifact tools are still forged over it);
+//   - media: the tool returns one media built once (no spooling, no forging):
+//     the runner's own overhead.
+//
+// ns/call is the turn's wall time divided by its calls; cpu-ns/call is the
+// process CPU time (user+system, all cores) per call, steadier on a shared
+// machine.
 func BenchmarkToolCallOverhead(b *testing.B) {
+	ctx := context.Background()
+	art, err := spooledartifact.SpoolString(ctx, spooledartifact.NewMemoryStore(), "prebuilt", nil, "ok")
+	if err != nil {
+		b.Fatal(err)
+	}
+	img, err := media.ToolGenerated(media.Raw{Kind: media.KindImage, MIMEType: "image/png", Filename: "x.png",
+		Reader: media.NewMemoryReader([]byte("\x89PNG"))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	outputs := []struct {
+		name string
+		out  forge.Output
+	}{
+		{"text", forge.TextOutput("ok")},
+		{"artifact", forge.ArtifactOutput(art)},
+		{"media", forge.MediaOutput(img)},
+	}
+	for _, o := range outputs {
+		b.Run(o.name, func(b *testing.B) { benchToolCalls(b, o.out) })
+	}
+}
+
+func benchToolCalls(b *testing.B, out forge.Output) {
 	const perTurn = 64
 	noop, err := forge.NewTool("noop", "does nothing", objectSchema,
 		func(ctx context.Context, args map[string]any, inv forge.Invocation) (forge.Output, error) {
-			return forge.TextOutput("ok"), nil
+			return out, nil
 		}, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -32,7 +69,7 @@ func BenchmarkToolCallOverhead(b *testing.B) {
 	r := newRunner(b, m, &turnrunner.Options{Tools: []*forge.Tool{noop}, EventBuffer: 256})
 	ctx := context.Background()
 	b.ReportAllocs()
-	b.ResetTimer()
+	c0, cpuOK := processCPU()
 	for b.Loop() {
 		m.Reset()
 		ch, err := r.Run(ctx, turnrunner.Input{Prompt: "go"})
@@ -46,27 +83,29 @@ func BenchmarkToolCallOverhead(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*perTurn), "ns/call")
+	if c1, ok := processCPU(); cpuOK && ok {
+		b.ReportMetric(float64(c1-c0)/float64(b.N*perTurn), "cpu-ns/call")
+	}
 }
 
 // BenchmarkEventThroughput streams 10,000 text deltas per turn from the
-// scripted model through the channel to a consumer; events/s is the metric.
+// scripted model through the channel to a consumer; events/s is the metric
+// (wall time), cpu-ns/event the process CPU time per event.
 func BenchmarkEventThroughput(b *testing.B) {
 	const parts = 10000
 	chunks := make([]string, parts)
 	for i := range chunks {
 		chunks[i] = "tok "
 	}
-	m := scripted.New()
 	step := scripted.Say(chunks...)
 	model := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) iter.Seq2[turnrunner.Part, error] {
 		return func(yield func(turnrunner.Part, error) bool) { scripted.Play(ctx, step, yield) }
 	})
-	_ = m
 	r := newRunner(b, model, &turnrunner.Options{EventBuffer: 1024})
 	ctx := context.Background()
 	var events int
 	b.ReportAllocs()
-	b.ResetTimer()
+	c0, cpuOK := processCPU()
 	for b.Loop() {
 		ch, err := r.Run(ctx, turnrunner.Input{})
 		if err != nil {
@@ -77,4 +116,7 @@ func BenchmarkEventThroughput(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+	if c1, ok := processCPU(); cpuOK && ok && events > 0 {
+		b.ReportMetric(float64(c1-c0)/float64(events), "cpu-ns/event")
+	}
 }
