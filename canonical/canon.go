@@ -224,10 +224,31 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 					return syntaxError(data, i, "expecting ',' or '}'")
 				}
 				if !top.sorted {
-					buf = append(buf, data[from:i]...)
+					ms := members[top.base:]
+					// Member k runs from its key to the comma before member k+1.
+					for k := 0; k+1 < len(ms); k++ {
+						ms[k].end = ms[k+1].start - 1
+					}
+					ms[len(ms)-1].end = uint32(len(buf) + i - from)
+					st.order(ms, len(stack)-1)
+					switch {
+					case stream && len(stack) == 1:
+						buf = append(buf, data[from:i]...)
+						buf = st.writeOrdered(buf, int(top.start), ms)
+					case int(top.start) >= len(buf):
+						// The object is all still-pending input: its
+						// members are copied from there once, in order.
+						off := from - len(buf) // data index of a pending output offset
+						open := int(top.start) + off
+						buf = append(buf, data[from:open+1]...)
+						buf = appendOrdered(buf, data, off, ms)
+					default:
+						buf = append(buf, data[from:i]...)
+						tmp := append(st.tmp[:0], buf[top.start+1:]...)
+						buf = appendOrdered(buf[:top.start+1], tmp, -int(top.start+1), ms)
+						st.tmp = tmp[:0]
+					}
 					from = i // the brace stays pending
-					direct := stream && len(stack) == 1
-					buf = st.reorder(buf, int(top.start), members[top.base:], direct)
 				}
 				members = members[:top.base]
 				st.arena = st.arena[:top.arenaBase]
@@ -248,22 +269,55 @@ func (st *state) write(p []byte) {
 	}
 }
 
-// reorder puts the members of the object at buf[start] (its opening brace;
-// its members, in document order, run to the end of buf) in key order,
-// dropping all but the last of duplicate keys. With direct, the output up
-// to and including the object goes to the writer instead, and the returned
-// buffer is empty.
-func (st *state) reorder(buf []byte, start int, ms []member, direct bool) []byte {
-	// Member k spans from its key to the comma before member k+1.
+// maxShape is the largest object whose member order is remembered.
+const maxShape = 16
+
+// shape is the key order of the last reordered object at one depth. Arrays
+// of records repeat their shapes, so the next object at that depth usually
+// has the same key prefixes in the same order and reuses the permutation
+// without sorting. A shape is only kept when its prefixes are distinct (and
+// so decide the order on their own).
+type shape struct {
+	n      int
+	prefix [maxShape]uint64 // in document order
+	perm   [maxShape]uint8  // document index of the k-th member in key order
+}
+
+// order sorts the members ms of an object at the given depth by key, ties
+// (duplicate keys) in document order, and marks all but the last of equal
+// keys as shadowed.
+func (st *state) order(ms []member, depth int) {
+	n := len(ms)
+	var union uint8
 	for k := range ms {
-		if k+1 < len(ms) {
-			ms[k].end = ms[k+1].start - 1
-		} else {
-			ms[k].end = uint32(len(buf))
+		union |= ms[k].flags
+	}
+	var sh *shape
+	if n <= maxShape && depth < len(st.shapes) && union&memberSurrogate == 0 {
+		sh = &st.shapes[depth]
+		if sh.n == n {
+			hit := true
+			for k := range ms {
+				if ms[k].prefix != sh.prefix[k] {
+					hit = false
+					break
+				}
+			}
+			if hit {
+				var doc [maxShape]member
+				copy(doc[:], ms)
+				for k := range ms {
+					ms[k] = doc[sh.perm[k]]
+				}
+				return
+			}
 		}
 	}
-	if len(ms) <= insertionLimit {
-		for k := 1; k < len(ms); k++ {
+	for k := range ms {
+		ms[k].idx = uint32(k)
+	}
+	if n <= insertionLimit {
+		for k := 1; k < n; k++ {
 			m := ms[k]
 			j := k
 			for j > 0 && st.less(&m, &ms[j-1]) {
@@ -280,35 +334,27 @@ func (st *state) reorder(buf []byte, start int, ms []member, direct bool) []byte
 			return 1 // members are never equal: ties go by position
 		})
 	}
-	for k := 1; k < len(ms); k++ {
-		if ms[k-1].prefix == ms[k].prefix && st.compareMembers(&ms[k-1], &ms[k]) == 0 {
-			ms[k-1].flags |= memberShadowed
-		}
-	}
-	if direct {
-		// One write per member: its comma is taken along from buf when
-		// it has one there.
-		st.write(buf[:start+1])
-		last := len(ms) - 1 // the last member written is never shadowed
-		st.comma[0] = ','
-		for k := range ms {
-			m := &ms[k]
-			switch {
-			case m.flags&memberShadowed != 0:
-			case k == last:
-				st.write(buf[m.start:m.end])
-			case int(m.end) < len(buf):
-				st.write(buf[m.start : m.end+1])
-			default:
-				st.write(buf[m.start:m.end])
-				st.write(st.comma[:])
+	distinct := true
+	for k := 1; k < n; k++ {
+		if ms[k-1].prefix == ms[k].prefix {
+			distinct = false
+			if st.compareMembers(&ms[k-1], &ms[k]) == 0 {
+				ms[k-1].flags |= memberShadowed
 			}
 		}
-		return buf[:0]
 	}
-	tmp := append(st.tmp[:0], buf[start+1:]...)
-	out := buf[:start+1]
-	base := uint32(start + 1)
+	if sh != nil && distinct {
+		sh.n = n
+		for k := range ms {
+			sh.prefix[ms[k].idx] = ms[k].prefix
+			sh.perm[k] = uint8(ms[k].idx)
+		}
+	}
+}
+
+// appendOrdered appends the ordered, unshadowed members ms joined by commas;
+// a member's text is src[start+off:end+off].
+func appendOrdered(buf, src []byte, off int, ms []member) []byte {
 	first := true
 	for k := range ms {
 		m := &ms[k]
@@ -316,11 +362,35 @@ func (st *state) reorder(buf []byte, start int, ms []member, direct bool) []byte
 			continue
 		}
 		if !first {
-			out = append(out, ',')
+			buf = append(buf, ',')
 		}
 		first = false
-		out = append(out, tmp[m.start-base:m.end-base]...)
+		buf = append(buf, src[int(m.start)+off:int(m.end)+off]...)
 	}
-	st.tmp = tmp[:0]
-	return out
+	return buf
+}
+
+// writeOrdered writes buf up to and including the opening brace at
+// buf[start] and then the ordered members ms (whose text is in buf) to the
+// writer, and returns buf emptied.
+func (st *state) writeOrdered(buf []byte, start int, ms []member) []byte {
+	// One write per member: its comma is taken along from buf when it has
+	// one there.
+	st.write(buf[:start+1])
+	last := len(ms) - 1 // the last member in key order is never shadowed
+	st.comma[0] = ','
+	for k := range ms {
+		m := &ms[k]
+		switch {
+		case m.flags&memberShadowed != 0:
+		case k == last:
+			st.write(buf[m.start:m.end])
+		case int(m.end) < len(buf):
+			st.write(buf[m.start : m.end+1])
+		default:
+			st.write(buf[m.start:m.end])
+			st.write(st.comma[:])
+		}
+	}
+	return buf[:0]
 }

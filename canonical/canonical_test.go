@@ -371,3 +371,35 @@ func TestAlmostCanonical(t *testing.T) {
 		})
 	}
 }
+
+// TestRepeatedShapes covers arrays of records, whose objects repeat the
+// same keys in the same order (the reorderer remembers the last order per
+// depth), interleaved with objects that look alike but are not.
+func TestRepeatedShapes(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`[{"b":1,"a":2},{"b":3,"a":4},{"a":5,"b":6},{"b":7,"a":8,"c":9},{"b":0,"a":0}]`,
+			`[{"a":2,"b":1},{"a":4,"b":3},{"a":5,"b":6},{"a":8,"b":7,"c":9},{"a":0,"b":0}]`},
+		{`[{"abcdefghiZ":1,"abcdefghiA":2},{"abcdefghiZ":3,"abcdefghiA":4},{"abcdefghiA":5,"abcdefghiZ":6}]`,
+			`[{"abcdefghiA":2,"abcdefghiZ":1},{"abcdefghiA":4,"abcdefghiZ":3},{"abcdefghiA":5,"abcdefghiZ":6}]`},
+		{`[{"b":1,"a":2},{"b":3,"b":4},{"b":5,"a":6}]`, `[{"a":2,"b":1},{"b":4},{"a":6,"b":5}]`},
+		{`[{"x":{"d":1,"c":2},"w":0},{"x":{"d":3,"c":4},"w":1},{"x":{"c":5,"d":6},"w":2}]`,
+			`[{"w":0,"x":{"c":2,"d":1}},{"w":1,"x":{"c":4,"d":3}},{"w":2,"x":{"c":5,"d":6}}]`},
+		{`[{"b":1,"a":2},{"b":3,"\u0061":4},{"b":5,"a":6}]`, `[{"a":2,"b":1},{"a":4,"b":3},{"a":6,"b":5}]`},
+		{`[{"😀":1,"\uE000":2},{"😀":3,"\uE000":4},{"\ud83d":5,"\uE000":6}]`,
+			"[{\"😀\":1,\"\ue000\":2},{\"😀\":3,\"\ue000\":4},{\"\\ud83d\":5,\"\ue000\":6}]"},
+		{`[{"b" : 1, "a":[2, 3]}, {"b":4,"a":[5,6]}]`, `[{"a":[2,3],"b":1},{"a":[5,6],"b":4}]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := canonical.StringifyJSON([]byte(tt.in))
+			if err != nil || got != tt.want {
+				t.Fatalf("StringifyJSON(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+			}
+			sum, err := canonical.ChecksumJSON("t", []byte(tt.in))
+			want := sha256.Sum256([]byte(`{"args":` + tt.want + `,"tool":"t"}`))
+			if err != nil || sum != hex.EncodeToString(want[:]) {
+				t.Fatalf("ChecksumJSON = %s, %v", sum, err)
+			}
+		})
+	}
+}

@@ -27,6 +27,7 @@ type member struct {
 	prefix     uint64
 	ks, ke     uint32 // key text
 	start, end uint32 // output span of `"key":value`
+	idx        uint32 // position in the object while sorting
 	flags      uint8
 }
 
@@ -81,6 +82,7 @@ type state struct {
 	buf     []byte   // output (or the pending chunk when streaming)
 	tmp     []byte   // scratch for reordering members
 	comma   [1]byte
+	shapes  [8]shape // member order of the last reordered object per depth
 	w       io.Writer
 	werr    error
 	sha     hash.Hash
