@@ -230,22 +230,22 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 						ms[k].end = ms[k+1].start - 1
 					}
 					ms[len(ms)-1].end = uint32(len(buf) + i - from)
-					st.order(ms, len(stack)-1)
+					perm := st.order(ms, len(stack)-1)
 					switch {
 					case stream && len(stack) == 1:
 						buf = append(buf, data[from:i]...)
-						buf = st.writeOrdered(buf, int(top.start), ms)
+						buf = st.writeOrdered(buf, int(top.start), ms, perm)
 					case int(top.start) >= len(buf):
 						// The object is all still-pending input: its
 						// members are copied from there once, in order.
 						off := from - len(buf) // data index of a pending output offset
 						open := int(top.start) + off
 						buf = append(buf, data[from:open+1]...)
-						buf = appendOrdered(buf, data, off, ms)
+						buf = appendOrdered(buf, data, off, ms, perm)
 					default:
 						buf = append(buf, data[from:i]...)
 						tmp := append(st.tmp[:0], buf[top.start+1:]...)
-						buf = appendOrdered(buf[:top.start+1], tmp, -int(top.start+1), ms)
+						buf = appendOrdered(buf[:top.start+1], tmp, -int(top.start+1), ms, perm)
 						st.tmp = tmp[:0]
 					}
 					from = i // the brace stays pending
@@ -280,18 +280,20 @@ const maxShape = 16
 type shape struct {
 	n      int
 	prefix [maxShape]uint64 // in document order
-	perm   [maxShape]uint8  // document index of the k-th member in key order
+	perm   [maxShape]uint32 // document index of the k-th member in key order
 }
 
-// order sorts the members ms of an object at the given depth by key, ties
-// (duplicate keys) in document order, and marks all but the last of equal
-// keys as shadowed.
-func (st *state) order(ms []member, depth int) {
+// order returns the members ms of an object at the given depth in key
+// order, ties (duplicate keys) in document order, as indices into ms (valid
+// until the next call), and marks all but the last of equal keys as
+// shadowed.
+func (st *state) order(ms []member, depth int) []uint32 {
 	n := len(ms)
 	var union uint8
 	for k := range ms {
 		union |= ms[k].flags
 	}
+	perm := st.perm[:0]
 	var sh *shape
 	if n <= maxShape && depth < len(st.shapes) && union&memberSurrogate == 0 {
 		sh = &st.shapes[depth]
@@ -304,59 +306,77 @@ func (st *state) order(ms []member, depth int) {
 				}
 			}
 			if hit {
-				var doc [maxShape]member
-				copy(doc[:], ms)
-				for k := range ms {
-					ms[k] = doc[sh.perm[k]]
-				}
-				return
+				perm = append(perm, sh.perm[:n]...)
+				st.perm = perm
+				return perm
 			}
 		}
 	}
-	for k := range ms {
-		ms[k].idx = uint32(k)
+	for k := range n {
+		perm = append(perm, uint32(k))
 	}
-	if n <= insertionLimit {
-		for k := 1; k < n; k++ {
-			m := ms[k]
-			j := k
-			for j > 0 && st.less(&m, &ms[j-1]) {
-				ms[j] = ms[j-1]
-				j--
-			}
-			ms[j] = m
-		}
-	} else {
-		slices.SortFunc(ms, func(a, b member) int {
-			if st.less(&a, &b) {
+	st.perm = perm
+	switch {
+	case n > insertionLimit:
+		slices.SortFunc(perm, func(a, b uint32) int {
+			switch {
+			case a == b:
+				return 0
+			case st.less(&ms[a], &ms[b]):
 				return -1
 			}
-			return 1 // members are never equal: ties go by position
+			return 1 // distinct members are never equal: ties go by position
 		})
+	case union&memberSurrogate == 0:
+		// Prefixes decide unless equal.
+		for k := 1; k < n; k++ {
+			x := perm[k]
+			m := &ms[x]
+			j := k
+			for ; j > 0; j-- {
+				p := &ms[perm[j-1]]
+				if p.prefix < m.prefix || (p.prefix == m.prefix && !st.less(m, p)) {
+					break
+				}
+				perm[j] = perm[j-1]
+			}
+			perm[j] = x
+		}
+	default:
+		for k := 1; k < n; k++ {
+			x := perm[k]
+			j := k
+			for ; j > 0 && st.less(&ms[x], &ms[perm[j-1]]); j-- {
+				perm[j] = perm[j-1]
+			}
+			perm[j] = x
+		}
 	}
 	distinct := true
 	for k := 1; k < n; k++ {
-		if ms[k-1].prefix == ms[k].prefix {
+		a, b := &ms[perm[k-1]], &ms[perm[k]]
+		if a.prefix == b.prefix {
 			distinct = false
-			if st.compareMembers(&ms[k-1], &ms[k]) == 0 {
-				ms[k-1].flags |= memberShadowed
+			if st.compareMembers(a, b) == 0 {
+				a.flags |= memberShadowed
 			}
 		}
 	}
 	if sh != nil && distinct {
 		sh.n = n
 		for k := range ms {
-			sh.prefix[ms[k].idx] = ms[k].prefix
-			sh.perm[k] = uint8(ms[k].idx)
+			sh.prefix[k] = ms[k].prefix
 		}
+		copy(sh.perm[:], perm)
 	}
+	return perm
 }
 
 // appendOrdered appends the ordered, unshadowed members ms joined by commas;
 // a member's text is src[start+off:end+off].
-func appendOrdered(buf, src []byte, off int, ms []member) []byte {
+func appendOrdered(buf, src []byte, off int, ms []member, perm []uint32) []byte {
 	first := true
-	for k := range ms {
+	for _, k := range perm {
 		m := &ms[k]
 		if m.flags&memberShadowed != 0 {
 			continue
@@ -373,17 +393,17 @@ func appendOrdered(buf, src []byte, off int, ms []member) []byte {
 // writeOrdered writes buf up to and including the opening brace at
 // buf[start] and then the ordered members ms (whose text is in buf) to the
 // writer, and returns buf emptied.
-func (st *state) writeOrdered(buf []byte, start int, ms []member) []byte {
+func (st *state) writeOrdered(buf []byte, start int, ms []member, perm []uint32) []byte {
 	// One write per member: its comma is taken along from buf when it has
 	// one there.
 	st.write(buf[:start+1])
-	last := len(ms) - 1 // the last member in key order is never shadowed
+	last := len(perm) - 1 // the last member in key order is never shadowed
 	st.comma[0] = ','
-	for k := range ms {
+	for j, k := range perm {
 		m := &ms[k]
 		switch {
 		case m.flags&memberShadowed != 0:
-		case k == last:
+		case j == last:
 			st.write(buf[m.start:m.end])
 		case int(m.end) < len(buf):
 			st.write(buf[m.start : m.end+1])

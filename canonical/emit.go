@@ -27,7 +27,6 @@ type member struct {
 	prefix     uint64
 	ks, ke     uint32 // key text
 	start, end uint32 // output span of `"key":value`
-	idx        uint32 // position in the object while sorting
 	flags      uint8
 }
 
@@ -81,6 +80,7 @@ type state struct {
 	arena   []byte   // decoded keys of open objects, as a stack
 	buf     []byte   // output (or the pending chunk when streaming)
 	tmp     []byte   // scratch for reordering members
+	perm    []uint32 // member order of the object being reordered
 	comma   [1]byte
 	shapes  [8]shape // member order of the last reordered object per depth
 	w       io.Writer
@@ -101,6 +101,9 @@ func putState(st *state) {
 	// Oversized scratch is dropped piecemeal so the rest stays reusable.
 	if cap(st.members) > maxPooledNodes {
 		st.members = nil
+	}
+	if cap(st.perm) > maxPooledNodes {
+		st.perm = nil
 	}
 	if cap(st.buf) > maxPooledBytes {
 		st.buf = nil
