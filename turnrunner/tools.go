@@ -10,11 +10,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/ebbforge/adk/canonical"
 	"github.com/ebbforge/adk/dispatch"
@@ -252,51 +251,30 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 		}
 	}
 
-	// A few long-lived workers (at most MaxParallelTools) pull calls in
-	// order: bounded parallelism without a goroutine (and a fresh stack to
-	// grow) per call.
-	var jobs []*callRecord
+	// One goroutine per runnable call, at most MaxParallelTools at once
+	// (g.Go blocks while the bound is reached). The group has no context of
+	// its own: one call failing must not cancel its siblings, only ctx does.
+	// Each goroutine writes only its own record, so the results land in call
+	// order whatever order they finish in.
+	var g errgroup.Group
+	g.SetLimit(r.opts.MaxParallelTools)
 	for _, rec := range recs {
-		if rec.run {
-			jobs = append(jobs, rec)
+		if !rec.run {
+			continue
 		}
-	}
-	var next atomic.Int64
-	var mu sync.Mutex
-	var firstErr error
-	work := func() {
-		for {
-			i := int(next.Add(1)) - 1
-			if i >= len(jobs) {
-				return
-			}
-			rec := jobs[i]
+		g.Go(func() error {
+			growStack(0)
 			if ctx.Err() != nil {
 				rec.fail(r.now(), cancelledText(rec.name))
 				rec.complete = false
 			} else {
 				r.runTool(ctx, dc, em, tc.spool, rec)
 			}
-			if err := r.complete(ctx, em, rec); err != nil {
-				mu.Lock()
-				if firstErr == nil {
-					firstErr = err
-				}
-				mu.Unlock()
-			}
-		}
+			return r.complete(ctx, em, rec)
+		})
 	}
-	workers := min(r.opts.MaxParallelTools, len(jobs))
-	var wg sync.WaitGroup
-	for range workers - 1 {
-		wg.Go(work)
-	}
-	if workers > 0 {
-		work() // the dispatch goroutine is one of the workers
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return finalize, firstErr
+	if err := g.Wait(); err != nil {
+		return finalize, err
 	}
 	pctx := context.WithoutCancel(ctx)
 	for _, rec := range recs {
@@ -306,6 +284,20 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 	}
 	return finalize, nil
 }
+
+// growStack grows a fresh goroutine's stack to toolStack in one step: tool
+// execution (schema validation recurses) otherwise grows it by doubling,
+// copying an ever deeper stack each time, which cost more than the rest of
+// the runner's work per call. The stack is not freed on return.
+//
+//go:noinline
+func growStack(i int) byte {
+	var buf [toolStack]byte
+	buf[i] = 1
+	return buf[i/2]
+}
+
+const toolStack = 16 << 10
 
 // runTool executes one call and fills rec's outcome; it never panics.
 func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter, spoolStore spooledartifact.Store, rec *callRecord) {
