@@ -29,10 +29,10 @@
 // and EstimateTokens. Lines are split on '\n' only ('\r' stays), numbered
 // from 0; "" has 0 lines and "a\nb\n" has 3. ReadAll, String and Copy are
 // byte-faithful, invalid UTF-8 included. Head, Tail and Cat cost what they
-// return; Grep streams the content in 4 MiB chunks, finds a literal pattern
-// with bytes.Index, and for a regex searches its rarest required literal
-// first and checks only the text around each hit (anchored RE2 matches);
-// a regex with no literal is matched line by line.
+// return; Grep streams the content in cache-sized 256 KiB chunks, finds a
+// literal pattern with bytes.Index, and for a regex searches its rarest
+// required literal first and checks only the text around each hit (anchored
+// RE2 matches); a regex with no literal is matched line by line.
 //
 // # Tools and kinds
 //

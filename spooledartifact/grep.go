@@ -84,7 +84,7 @@ func (r *GrepResult) hasContext() bool { return len(r.Lines) != r.Matches }
 // Grep returns the lines matching pattern, an RE2 regular expression
 // (https://github.com/google/re2/wiki/Syntax), tested against each line on
 // its own, in order. It runs in time linear in the artifact's size and holds
-// one 4 MiB chunk at a time (see MaxGrepLine for giant lines). JavaScript-only
+// one 256 KiB chunk at a time (see MaxGrepLine for giant lines). JavaScript-only
 // features give ErrUnsupportedRegex, other syntax errors ErrInvalidRegex.
 func (a *Artifact) Grep(ctx context.Context, pattern string, opts *GrepOptions) (*GrepResult, error) {
 	var o GrepOptions
@@ -176,7 +176,7 @@ func (a *Artifact) addContext(ctx context.Context, res *GrepResult, before, afte
 }
 
 // grepChunk is the read size of a grep scan.
-const grepChunk = 4 << 20
+const grepChunk = 256 << 10
 
 // MaxGrepLine bounds the memory a grep spends on one line. A line longer
 // than this is matched on its first MaxGrepLine bytes only, and a match
