@@ -2,8 +2,10 @@ package canonical
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -55,30 +57,50 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 			if i >= n || data[i] != '"' {
 				return syntaxError(data, i, "expecting a string key")
 			}
-			end, flags, err := scanString(data, i)
-			if err != nil {
-				return err
-			}
-			m := member{start: uint32(len(buf) + i - from), ks: uint32(i + 1), ke: uint32(end - 1)}
-			switch {
-			case flags&(flagEscaped|flagInvalid) != 0:
-				ks := len(st.arena)
-				st.arena = appendDecodedKey(st.arena, data[i+1:end-1])
-				m.ks, m.ke, m.flags = uint32(ks), uint32(len(st.arena)), memberArena
-				if bytes.IndexByte(st.arena[ks:], 0xed) >= 0 {
-					m.flags |= memberSurrogate // maybe; the full comparison decides
+			m := member{start: uint32(len(buf) + i - from), ks: uint32(i + 1)}
+			end := 0
+			if i+9 <= n {
+				// Keys of up to seven plain ASCII bytes (most keys) inline:
+				// the first byte the string scanner would stop at is the
+				// closing quote.
+				x := binary.LittleEndian.Uint64(data[i+1:])
+				if sm := specialMask(x); sm != 0 {
+					if z := bits.TrailingZeros64(sm) >> 3; data[i+1+z] == '"' {
+						end = i + 2 + z
+						m.flags = memberASCII
+						m.prefix = bits.ReverseBytes64(x) & (^uint64(0) << (8 * (8 - z)))
+					}
 				}
-				m.prefix = sortPrefix(st.arena, m.ks, m.ke, false)
-			case flags&flagASCII != 0:
-				m.flags = memberASCII
-				m.prefix = sortPrefix(data, m.ks, m.ke, true)
-			default:
-				m.prefix = sortPrefix(data, m.ks, m.ke, false)
 			}
-			if flags&flagCopy == 0 {
-				buf = append(buf, data[from:i]...)
-				buf = appendCanonicalString(buf, data[i+1:end-1])
-				from = end
+			if end == 0 {
+				e, flags, err := scanString(data, i)
+				if err != nil {
+					return err
+				}
+				end = e
+				switch {
+				case flags&(flagEscaped|flagInvalid) != 0:
+					ks := len(st.arena)
+					st.arena = appendDecodedKey(st.arena, data[i+1:end-1])
+					m.ks, m.ke, m.flags = uint32(ks), uint32(len(st.arena)), memberArena
+					if bytes.IndexByte(st.arena[ks:], 0xed) >= 0 {
+						m.flags |= memberSurrogate // maybe; the full comparison decides
+					}
+					m.prefix = sortPrefix(st.arena, m.ks, m.ke, false)
+				case flags&flagASCII != 0:
+					m.flags = memberASCII
+					m.prefix = sortPrefix(data, m.ks, uint32(end-1), true)
+				default:
+					m.prefix = sortPrefix(data, m.ks, uint32(end-1), false)
+				}
+				if flags&flagCopy == 0 {
+					buf = append(buf, data[from:i]...)
+					buf = appendCanonicalString(buf, data[i+1:end-1])
+					from = end
+				}
+			}
+			if m.flags&memberArena == 0 {
+				m.ke = uint32(end - 1)
 			}
 			top := &stack[len(stack)-1]
 			if top.sorted && len(members) > int(top.base) {
@@ -111,6 +133,15 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 		}
 		switch c := data[i]; c {
 		case '"':
+			if i+9 <= n {
+				// Short plain strings inline, as keys above.
+				if sm := specialMask(binary.LittleEndian.Uint64(data[i+1:])); sm != 0 {
+					if z := bits.TrailingZeros64(sm) >> 3; data[i+1+z] == '"' {
+						i += 2 + z
+						break
+					}
+				}
+			}
 			end, flags, err := scanString(data, i)
 			if err != nil {
 				return err
