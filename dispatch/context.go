@@ -50,6 +50,10 @@ type Config struct {
 	Loop LoopPolicy
 	// WaitFor opens gates; nil makes WaitFor return ErrGateNotSupported.
 	WaitFor WaitFunc
+	// Log receives Context.Log entries; nil makes Log a no-op.
+	Log LogSink
+	// Now is the clock of log entries; nil means time.Now.
+	Now func() time.Time
 }
 
 // Context is the state of one dispatch: the iteration counter, the ack/nack
@@ -64,6 +68,8 @@ type Context struct {
 	store      Store
 	loop       LoopPolicy
 	waitFor    WaitFunc
+	log        LogSink
+	now        func() time.Time
 
 	mu           sync.Mutex
 	iteration    int
@@ -103,12 +109,15 @@ func New(cfg Config) (*Context, error) {
 	}
 	c := &Context{
 		id: cfg.DispatchID, turnID: cfg.TurnID, stash: cfg.Stash, store: cfg.Store,
-		loop: cfg.Loop, waitFor: cfg.WaitFor, systemPrompt: cfg.SystemPrompt,
+		loop: cfg.Loop, waitFor: cfg.WaitFor, log: cfg.Log, now: cfg.Now, systemPrompt: cfg.SystemPrompt,
 		timeline: append([]Entry(nil), cfg.Timeline...),
 		counts:   make(map[string]int), blocked: make(map[string]int),
 	}
 	if c.id == "" {
 		c.id = uuid.NewString()
+	}
+	if c.now == nil {
+		c.now = time.Now
 	}
 	if cfg.Tools != nil {
 		c.tools = cfg.Tools.Clone()

@@ -214,3 +214,35 @@ func TestWaitForWithoutGate(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestLog(t *testing.T) {
+	var got []dispatch.LogEntry
+	at := time.Unix(42, 0)
+	c := newCtx(t, dispatch.Config{DispatchID: "d1", Log: func(e dispatch.LogEntry) { got = append(got, e) },
+		Now: func() time.Time { return at }})
+	c.Log(dispatch.LevelInfo, "first", "hello", map[string]int{"n": 1})
+	c.Advance()
+	c.Log(dispatch.LevelWarn, "second", "again", nil)
+	want := []dispatch.LogEntry{
+		{DispatchID: "d1", Iteration: 0, Level: dispatch.LevelInfo, Kind: "first", Message: "hello", Payload: map[string]int{"n": 1}, Time: at},
+		{DispatchID: "d1", Iteration: 1, Level: dispatch.LevelWarn, Kind: "second", Message: "again", Time: at},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("entries (-want +got):\n%s", d)
+	}
+
+	silent := newCtx(t, dispatch.Config{})
+	silent.Log(dispatch.LevelError, "x", "no sink: no-op", nil) // must not panic
+
+	var scope forge.Scope = c
+	if dc, ok := dispatch.FromScope(scope); !ok || dc != c {
+		t.Error("FromScope lost the context")
+	}
+	if _, ok := dispatch.FromScope(nil); ok {
+		t.Error("FromScope(nil) ok")
+	}
+	var nilCtx *dispatch.Context
+	if _, ok := dispatch.FromScope(nilCtx); ok {
+		t.Error("FromScope(typed nil) ok")
+	}
+}

@@ -24,5 +24,7 @@
 // for each call; every decision is reported as a turnrunner.LoopGuard event.
 //
 // Middleware sees the Context: it may Ack (ending the loop), Nack, hide
-// tools, or open a gate with [Context.WaitFor].
+// tools, open a gate with [Context.WaitFor], or log to the turn's event
+// stream with [Context.Log]. Tool handlers get it as their invocation's
+// forge.Scope ([FromScope]).
 package dispatch

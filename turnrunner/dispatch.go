@@ -24,6 +24,8 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (Di
 		WaitFor: func(ctx context.Context, req dispatch.GateRequest) (any, error) {
 			return r.waitFor(ctx, em, tc.id, req)
 		},
+		Log: func(e dispatch.LogEntry) { r.log(em, e) },
+		Now: r.opts.Now,
 	})
 	if err == nil {
 		tc.dc = dc

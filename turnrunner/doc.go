@@ -46,7 +46,10 @@
 //
 // # Events and backpressure
 //
-// Events are a closed set of types (a sealed [Event] interface). The runner
+// Events are a closed set of types (a sealed [Event] interface).
+// Middleware and tool handlers add their own notes with dispatch.Context.Log
+// or [TurnContext.Log]: a [Log] event, in order with the events around it,
+// also written to Options.Logger. The runner
 // waits for a slow consumer and never drops events while ctx is live; when
 // ctx ends every goroutine of the turn exits promptly and the channel is
 // closed.

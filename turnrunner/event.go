@@ -182,24 +182,29 @@ type GateClosed struct {
 	SettledAt      time.Time
 }
 
-// LogLevel grades a Log event.
-type LogLevel string
+// LogLevel grades a Log event (the same type as dispatch.LogLevel).
+type LogLevel = dispatch.LogLevel
 
 // Log levels.
 const (
-	LevelDebug LogLevel = "debug"
-	LevelInfo  LogLevel = "info"
-	LevelWarn  LogLevel = "warn"
-	LevelError LogLevel = "error"
+	LevelTrace = dispatch.LevelTrace
+	LevelDebug = dispatch.LevelDebug
+	LevelInfo  = dispatch.LevelInfo
+	LevelWarn  = dispatch.LevelWarn
+	LevelError = dispatch.LevelError
 )
 
-// Log is a diagnostic note from the runner.
+// Log is a note logged by middleware or a tool handler with
+// dispatch.Context.Log or TurnContext.Log. It arrives in order with the
+// events of the goroutine that logged it. DispatchID is "" and Iteration 0
+// for a note logged by turn middleware before the dispatch starts.
 type Log struct {
 	DispatchID string
 	Iteration  int
 	Level      LogLevel
 	Kind       string
 	Message    string
+	Payload    any
 	EmittedAt  time.Time
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/rs/zerolog"
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
@@ -66,7 +67,7 @@ func (r *Runner) Run(ctx context.Context, in Input) (<-chan Event, error) {
 	em := &emitter{ch: ch, ctx: ctx}
 	tc.em = em
 	go func() {
-		defer close(ch)
+		defer em.close()
 		r.runTurn(ctx, tc, em, in)
 	}()
 	return ch, nil
@@ -205,15 +206,48 @@ func (tc *TurnContext) Answer() string {
 	return ""
 }
 
+// Log sends a note to the turn's event stream as a [Log] event (with the
+// dispatch id and iteration once the dispatch has started) and to the
+// runner's logger. Safe for concurrent use; a no-op after the turn ended.
+func (tc *TurnContext) Log(level LogLevel, kind, message string, payload any) {
+	if dc := tc.Dispatch(); dc != nil {
+		dc.Log(level, kind, message, payload)
+		return
+	}
+	tc.r.log(tc.em, dispatch.LogEntry{Level: level, Kind: kind, Message: message, Payload: payload, Time: tc.r.now()})
+}
+
 // WaitFor suspends the turn on a gate until the caller resolves it (see Gate).
 func (tc *TurnContext) WaitFor(ctx context.Context, req dispatch.GateRequest) (any, error) {
 	return tc.r.waitFor(ctx, tc.em, tc.id, req)
 }
 
 // emitter sends events with backpressure; every send also watches ctx.
+// The runner's own sends all happen before close; sendExternal is for code
+// that may hold on to a context after the turn (a stray Log): it becomes a
+// no-op once the channel is closed instead of panicking.
 type emitter struct {
 	ch  chan Event
 	ctx context.Context
+
+	mu     sync.RWMutex
+	closed bool
+}
+
+func (e *emitter) close() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.closed = true
+	close(e.ch)
+}
+
+func (e *emitter) sendExternal(ev Event) bool {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if e.closed {
+		return false
+	}
+	return e.send(ev)
 }
 
 // send delivers ev, preferring delivery over cancellation so a consumer that
@@ -305,6 +339,35 @@ func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Inpu
 		return TurnFailed, err
 	}
 	return TurnCompleted, nil
+}
+
+// log mirrors a log entry to the runner's logger and emits it as a Log event.
+func (r *Runner) log(em *emitter, e dispatch.LogEntry) {
+	// A disabled logger gives a nil *zerolog.Event, on which every call is a no-op.
+	ev := r.opts.Logger.WithLevel(zerologLevel(e.Level)).Str("kind", e.Kind)
+	if e.DispatchID != "" {
+		ev = ev.Str("dispatch", e.DispatchID).Int("iteration", e.Iteration)
+	}
+	if e.Payload != nil {
+		ev = ev.Interface("payload", e.Payload)
+	}
+	ev.Msg(e.Message)
+	em.sendExternal(Log{DispatchID: e.DispatchID, Iteration: e.Iteration, Level: e.Level, Kind: e.Kind,
+		Message: e.Message, Payload: e.Payload, EmittedAt: e.Time})
+}
+
+func zerologLevel(l LogLevel) zerolog.Level {
+	switch l {
+	case LevelTrace:
+		return zerolog.TraceLevel
+	case LevelDebug:
+		return zerolog.DebugLevel
+	case LevelWarn:
+		return zerolog.WarnLevel
+	case LevelError:
+		return zerolog.ErrorLevel
+	}
+	return zerolog.InfoLevel
 }
 
 func (r *Runner) emitError(em *emitter, dispatchID string, it int, err error) {

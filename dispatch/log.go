@@ -1,0 +1,62 @@
+package dispatch
+
+import (
+	"time"
+
+	"github.com/ebbforge/adk/forge"
+)
+
+// LogLevel grades a log entry.
+type LogLevel string
+
+// Log levels, as the original's helpers.log.{trace,debug,info,warn,error}.
+const (
+	LevelTrace LogLevel = "trace"
+	LevelDebug LogLevel = "debug"
+	LevelInfo  LogLevel = "info"
+	LevelWarn  LogLevel = "warn"
+	LevelError LogLevel = "error"
+)
+
+// LogEntry is one note from middleware or a tool handler, enriched by
+// [Context.Log] with the dispatch id, the iteration and the time.
+type LogEntry struct {
+	DispatchID string
+	Iteration  int
+	Level      LogLevel
+	// Kind is a short machine-readable tag, e.g. "cache-miss".
+	Kind    string
+	Message string
+	// Payload is structured detail, passed on as given (not copied).
+	Payload any
+	Time    time.Time
+}
+
+// LogSink receives the entries of [Context.Log]; the turn runner supplies
+// one that emits them as events. It is called on the logging goroutine,
+// so entries from one goroutine arrive in the order they were logged.
+type LogSink func(LogEntry)
+
+// Log sends a note to the turn's event stream (a turnrunner.Log event) and
+// the runner's logger, stamped with the dispatch id, the current iteration
+// and the time. Without a sink (Config.Log) it does nothing. Safe for
+// concurrent use; tool handlers reach it through their invocation's Scope
+// (see [FromScope]).
+func (c *Context) Log(level LogLevel, kind, message string, payload any) {
+	if c.log == nil {
+		return
+	}
+	c.log(LogEntry{DispatchID: c.id, Iteration: c.Iteration(), Level: level, Kind: kind,
+		Message: message, Payload: payload, Time: c.now()})
+}
+
+// FromScope returns the dispatch Context behind a tool handler's
+// forge.Invocation Scope, so a handler can log or read the stash:
+//
+//	if dc, ok := dispatch.FromScope(inv.Scope); ok {
+//		dc.Log(dispatch.LevelInfo, "cache-miss", "fetched from origin", nil)
+//	}
+func FromScope(s forge.Scope) (*Context, bool) {
+	c, ok := s.(*Context)
+	return c, ok && c != nil
+}
