@@ -1,6 +1,7 @@
 package canonical
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
 	"strconv"
@@ -113,10 +114,7 @@ func scanNumber(data []byte, i int) (end, copyEnd int, ok bool) {
 		zeroInt = true
 		i++
 	case c >= '1' && c <= '9':
-		i++
-		for i < n && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
+		i = skipDigits(data, i+1)
 		sig = i - intStart
 	default:
 		return i, 0, false
@@ -125,11 +123,8 @@ func scanNumber(data []byte, i int) (end, copyEnd int, ok bool) {
 	fracStart := i
 	copyEnd = i
 	if i < n && data[i] == '.' {
-		i++
-		s := i
-		for i < n && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
+		s := i + 1
+		i = skipDigits(data, s)
 		if i == s {
 			return i, 0, false
 		}
@@ -305,6 +300,26 @@ func (a u128) add(b u128) u128 {
 func (a u128) sub(b u128) u128 {
 	lo, c := bits.Sub64(a.lo, b.lo, 0)
 	return u128{a.hi - b.hi - c, lo}
+}
+
+// skipDigits returns the index of the first byte at or after i that is not
+// an ASCII digit, eight bytes at a time.
+func skipDigits(data []byte, i int) int {
+	for i+8 <= len(data) {
+		x := binary.LittleEndian.Uint64(data[i:])
+		// A digit lane has high nibble 3, and keeps it when 6 is added
+		// (low nibble at most 9). Carries out of a lane only come from a
+		// non-digit below it, so the lowest flagged lane is exact.
+		nd := (x&(0xf0*lanes01) | (x+0x06*lanes01)&(0xf0*lanes01)>>4) ^ (0x33 * lanes01)
+		if nd != 0 {
+			return i + bits.TrailingZeros64(nd)>>3
+		}
+		i += 8
+	}
+	for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // appendNumberText appends the canonical form of a validated JSON number.

@@ -73,3 +73,32 @@ func TestScanNumberCopy(t *testing.T) {
 		t.Fatalf("only %d of %d copied, %d shortest checked", copied, len(texts), shortest)
 	}
 }
+
+// TestSkipDigits puts every byte value at every position after a run of
+// digits, with anything after it, and checks where the run ends.
+func TestSkipDigits(t *testing.T) {
+	for pos := range 12 {
+		for c := range 256 {
+			for _, after := range []byte{'5', 0xff, 0x00, '/'} {
+				data := make([]byte, 20)
+				for i := range data {
+					data[i] = '7'
+				}
+				data[pos] = byte(c)
+				for i := pos + 1; i < len(data); i++ {
+					data[i] = after
+				}
+				want := pos
+				if c >= '0' && c <= '9' {
+					want = len(data)
+					if after < '0' || after > '9' {
+						want = pos + 1
+					}
+				}
+				if got := skipDigits(data, 0); got != want {
+					t.Fatalf("skipDigits(%q) = %d, want %d", data, got, want)
+				}
+			}
+		}
+	}
+}
