@@ -3,7 +3,9 @@ package turnrunner
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/ebbforge/adk/dispatch"
@@ -61,11 +63,23 @@ func (r *Runner) forgeArtifactTools(tc *TurnContext, dc *dispatch.Context) error
 	return nil
 }
 
+// ArtifactExpiredText is what RenderResult gives for an artifact whose
+// bytes are no longer stored (cleaned up or swept, see
+// Options.CleanupArtifacts): the model learns the output is gone instead of
+// the turn failing.
+const ArtifactExpiredText = "(artifact expired: the output of this tool call is no longer stored; call the tool again if you need it)"
+
+// expired reports whether err means an artifact's bytes are gone.
+func expired(err error) bool {
+	return err != nil && (errors.Is(err, spooledartifact.ErrNotFound) || errors.Is(err, fs.ErrNotExist))
+}
+
 // RenderResult is the text a model sees for call's results: text as is; a
 // spooled artifact's body when the call is inline, else the handle from
 // spooledartifact.RenderHandle; several artifacts' bodies joined by a blank
 // line; media as one descriptive line each (adapters that send media
-// natively render those themselves).
+// natively render those themselves). An artifact whose bytes are gone
+// renders as [ArtifactExpiredText], not as an error.
 func RenderResult(ctx context.Context, call *forge.ToolCall) (string, error) {
 	res := call.Results()
 	switch res.Kind() {
@@ -74,7 +88,11 @@ func RenderResult(ctx context.Context, call *forge.ToolCall) (string, error) {
 	case forge.ResultArtifacts:
 		arts := res.Artifacts()
 		if len(arts) == 1 && !call.Inline() {
-			return spooledartifact.RenderHandle(ctx, call, nil)
+			s, err := spooledartifact.RenderHandle(ctx, call, nil)
+			if expired(err) {
+				return ArtifactExpiredText, nil
+			}
+			return s, err
 		}
 		var b strings.Builder
 		for i, a := range arts {
@@ -82,6 +100,9 @@ func RenderResult(ctx context.Context, call *forge.ToolCall) (string, error) {
 				b.WriteString("\n\n")
 			}
 			body, err := artifactBody(ctx, a)
+			if expired(err) {
+				body, err = []byte(ArtifactExpiredText), nil
+			}
 			if err != nil {
 				return "", err
 			}

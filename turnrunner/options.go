@@ -36,7 +36,8 @@ type Options struct {
 	Tools []*forge.Tool
 	// Registry, when set, is the base registry (cloned); Tools are added to it.
 	Registry *forge.Registry
-	// SpoolStore keeps spooled tool output; nil means a new in-memory store.
+	// SpoolStore keeps spooled tool output; nil means a new in-memory store
+	// owned by the runner (see CleanupArtifacts for its retention).
 	SpoolStore spooledartifact.Store
 	// Store persists turns; nil means a new dispatch.MemoryStore.
 	Store dispatch.Store
@@ -51,9 +52,28 @@ type Options struct {
 	// emitted and stored; e.g. spooledartifact.HandleAbove(4096) surfaces
 	// results over 4 KiB as handles. Results are inline by default.
 	ResultHooks []ResultHook
-	// CleanupArtifacts deletes a turn's spooled artifacts when it ends. Off
-	// by default, so stored tool calls can be replayed in later turns.
+	// CleanupArtifacts deletes a turn's spooled artifacts from SpoolStore
+	// when the turn ends, also from a store the caller supplied.
+	//
+	// Retention by default: the runner's own in-memory store (SpoolStore
+	// nil) is cleaned at every turn end unless KeepArtifacts is set, so a
+	// long-running service does not grow without bound; a caller's store is
+	// left alone (its owner decides, e.g. with ArtifactTTL). Cleaning is safe
+	// for replay: a stored tool call keeps a snapshot reader of its artifact,
+	// so rendering it and querying it with the artifact_* tools in later
+	// turns still work in the same process. A call whose artifact is really
+	// gone (say, rebuilt from a database after the bytes were swept) renders
+	// as [ArtifactExpiredText] rather than failing.
 	CleanupArtifacts bool
+	// KeepArtifacts keeps the turns' artifacts in the runner's own default
+	// store after they end (for Runner.SpoolStore readers). That store then
+	// grows with every turn: pair it with ArtifactTTL.
+	KeepArtifacts bool
+	// ArtifactTTL, when > 0, makes the runner sweep SpoolStore of artifacts
+	// written more than ArtifactTTL ago at the start of every turn (stores
+	// implementing spooledartifact.Sweeper, as both of that package's do).
+	// 0 means no sweep.
+	ArtifactTTL time.Duration
 	// RequireApproval names tools that wait on a gate (GateOpen with a
 	// ToolApproval payload) before each call.
 	RequireApproval []string
@@ -88,6 +108,9 @@ func New(model Model, opts *Options) (*Runner, error) {
 	}
 	if o.ToolTimeout < 0 {
 		p = append(p, "toolTimeout: must be >= 0")
+	}
+	if o.ArtifactTTL < 0 {
+		p = append(p, "artifactTTL: must be >= 0")
 	}
 	if o.ApprovalTimeout < 0 {
 		p = append(p, "approvalTimeout: must be >= 0")
@@ -147,8 +170,10 @@ func New(model Model, opts *Options) (*Runner, error) {
 	if o.EventBuffer == 0 {
 		o.EventBuffer = DefaultEventBuffer
 	}
+	cleanup := o.CleanupArtifacts
 	if o.SpoolStore == nil {
 		o.SpoolStore = spooledartifact.NewMemoryStore()
+		cleanup = cleanup || !o.KeepArtifacts
 	}
 	if o.Store == nil {
 		o.Store = dispatch.NewMemoryStore()
@@ -160,7 +185,7 @@ func New(model Model, opts *Options) (*Runner, error) {
 	for _, n := range o.RequireApproval {
 		approval[n] = true
 	}
-	return &Runner{model: model, opts: o, tools: reg, approval: approval}, nil
+	return &Runner{model: model, opts: o, tools: reg, approval: approval, cleanup: cleanup}, nil
 }
 
 func itoa(i int) string {

@@ -21,6 +21,7 @@ type Runner struct {
 	opts     Options
 	tools    *forge.Registry
 	approval map[string]bool
+	cleanup  bool // delete a turn's artifacts when it ends
 }
 
 // Input is one turn's input.
@@ -45,6 +46,11 @@ type Input struct {
 // Store returns the runner's persistence store (Options.Store or the
 // in-memory default), e.g. to Load a turn after it ended.
 func (r *Runner) Store() dispatch.Store { return r.opts.Store }
+
+// SpoolStore returns the store tool output is spooled into
+// (Options.SpoolStore or the runner's own in-memory default). A turn's
+// artifacts live under the prefix "<turnID>/".
+func (r *Runner) SpoolStore() spooledartifact.Store { return r.opts.SpoolStore }
 
 // Tools returns a clone of the runner's registry.
 func (r *Runner) Tools() *forge.Registry { return r.tools.Clone() }
@@ -104,7 +110,7 @@ func (r *Runner) newTurn(in Input) (*TurnContext, error) {
 		timeline: append([]dispatch.Entry(nil), in.History...),
 		stash:    dispatch.NewStash(in.Stash),
 		tools:    r.tools.Clone(),
-		spool:    spooledartifact.NewScope(r.opts.SpoolStore, id, &spooledartifact.ScopeOptions{Keep: !r.opts.CleanupArtifacts}),
+		spool:    spooledartifact.NewScope(r.opts.SpoolStore, id, &spooledartifact.ScopeOptions{Keep: !r.cleanup}),
 	}, nil
 }
 
@@ -273,8 +279,9 @@ func (r *Runner) now() time.Time { return r.opts.Now() }
 func (r *Runner) runTurn(ctx context.Context, tc *TurnContext, em *emitter, in Input) {
 	start := r.now()
 	em.send(TurnStart{TurnID: tc.id, StartedAt: start})
+	r.sweepArtifacts(ctx, em)
 	status, err := r.turn(ctx, tc, em, in)
-	if r.opts.CleanupArtifacts {
+	if r.cleanup {
 		if _, cerr := tc.spool.Cleanup(context.WithoutCancel(ctx)); cerr != nil {
 			em.send(Warning{Kind: "artifact-cleanup", Message: cerr.Error(), Err: cerr, EmittedAt: r.now()})
 		}
@@ -282,6 +289,26 @@ func (r *Runner) runTurn(ctx context.Context, tc *TurnContext, em *emitter, in I
 	end := r.now()
 	r.opts.Logger.Debug().Str("turn", tc.id).Str("status", string(status)).Err(err).Msg("turn end")
 	em.send(TurnEnd{TurnID: tc.id, Status: status, Err: err, StartedAt: start, EndedAt: end, Duration: end.Sub(start)})
+}
+
+// sweepArtifacts applies Options.ArtifactTTL. The stores stamp entries
+// with the wall clock, so the cut-off uses time.Now, not Options.Now.
+func (r *Runner) sweepArtifacts(ctx context.Context, em *emitter) {
+	if r.opts.ArtifactTTL <= 0 {
+		return
+	}
+	sw, ok := r.opts.SpoolStore.(spooledartifact.Sweeper)
+	if !ok {
+		return
+	}
+	n, err := sw.Sweep(context.WithoutCancel(ctx), time.Now().Add(-r.opts.ArtifactTTL))
+	if err != nil {
+		em.send(Warning{Kind: "artifact-sweep", Message: err.Error(), Err: err, EmittedAt: r.now()})
+		return
+	}
+	if n > 0 {
+		r.opts.Logger.Debug().Int("swept", n).Msg("artifact sweep")
+	}
 }
 
 func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Input) (TurnStatus, error) {
