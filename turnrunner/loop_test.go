@@ -150,6 +150,7 @@ func TestPipelineFailures(t *testing.T) {
 		{"turn output short-circuit", turnrunner.Options{TurnOutput: []turnrunner.TurnMiddleware{stop}}, turnrunner.ErrShortCircuited, "turn-output"},
 		{"turn output error", turnrunner.Options{TurnOutput: []turnrunner.TurnMiddleware{fail}}, turnrunner.ErrOutputPipeline, "nope"},
 		{"dispatch input short-circuit", turnrunner.Options{DispatchInput: []turnrunner.DispatchMiddleware{dstop}}, turnrunner.ErrShortCircuited, "dispatch-input"},
+		{"dispatch output short-circuit", turnrunner.Options{DispatchOutput: []turnrunner.DispatchMiddleware{dstop}}, turnrunner.ErrShortCircuited, "dispatch-output"},
 		{"dispatch output panic", turnrunner.Options{DispatchOutput: []turnrunner.DispatchMiddleware{dfail}}, turnrunner.ErrDispatchPipeline, "bad middleware"},
 		{"dispatch input nack", turnrunner.Options{DispatchInput: []turnrunner.DispatchMiddleware{nack}}, nil, "refused"},
 	}

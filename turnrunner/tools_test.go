@@ -109,6 +109,10 @@ func TestToolFailuresBecomeErrorResults(t *testing.T) {
 		<-ctx.Done()
 		return "", ctx.Err()
 	}, nil)
+	hangsOwn := textTool(t, "hangsOwn", func(ctx context.Context, args map[string]any) (string, error) {
+		<-ctx.Done()
+		return "", ctx.Err()
+	}, &forge.ToolOptions{Timeout: 10 * time.Millisecond})
 	strict, err := forge.NewTool("strict", "needs n", []byte(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`),
 		func(ctx context.Context, args map[string]any, inv forge.Invocation) (forge.Output, error) {
 			return forge.TextOutput("n ok"), nil
@@ -122,8 +126,9 @@ func TestToolFailuresBecomeErrorResults(t *testing.T) {
 	}{
 		{"panic", "panics", `{}`, []string{"kaboom"}},
 		{"error", "fails", `{}`, []string{"disk on fire", "E_TOOL_DOWNSTREAM_ERROR"}},
-		{"timeout", "hangs", `{}`, []string{"timed out"}},
-		{"unknown tool", "nope", `{}`, []string{"Tool not found: nope. Available tools: ok, panics, fails, hangs, strict"}},
+		{"timeout", "hangs", `{}`, []string{"timed out after 30ms"}},
+		{"tool's own timeout", "hangsOwn", `{}`, []string{"timed out after 10ms"}},
+		{"unknown tool", "nope", `{}`, []string{"Tool not found: nope. Available tools: ok, panics, fails, hangs, hangsOwn, strict."}},
 		{"invalid json", "ok", `{"q":`, []string{"Tool arguments are not valid JSON. Raw value: {\"q\":"}},
 		{"not an object", "ok", `[1,2]`, []string{"Tool arguments must be a JSON object; received array"}},
 		{"schema violation", "strict", `{"n":"5"}`, []string{"E_INVALID_TOOL_ARGS", "n"}},
@@ -133,7 +138,7 @@ func TestToolFailuresBecomeErrorResults(t *testing.T) {
 			m := scripted.New(
 				scripted.Use(scripted.Call{ID: "a", Name: tt.tool, Args: tt.args}, scripted.Call{ID: "b", Name: "ok", Args: `{}`}),
 				scripted.Say("noted"))
-			r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{ok, panics, fails, hangs, strict},
+			r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{ok, panics, fails, hangs, hangsOwn, strict},
 				ToolTimeout: 30 * time.Millisecond})
 			evs := run(t, r, turnrunner.Input{TurnID: "f", Prompt: "go"})
 			if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
