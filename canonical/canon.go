@@ -133,16 +133,21 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 		}
 		switch c := data[i]; c {
 		case '"':
-			if i+9 <= n {
-				// Short plain strings inline, as keys above.
-				if sm := specialMask(binary.LittleEndian.Uint64(data[i+1:])); sm != 0 {
-					if z := bits.TrailingZeros64(sm) >> 3; data[i+1+z] == '"' {
-						i += 2 + z
-						break
-					}
+			// Plain ASCII runs inline, eight bytes at a time; the string
+			// scanner takes over at the first byte that needs a look.
+			j := i + 1
+			for j+8 <= n {
+				if sm := specialMask(binary.LittleEndian.Uint64(data[j:])); sm != 0 {
+					j += bits.TrailingZeros64(sm) >> 3
+					break
 				}
+				j += 8
 			}
-			end, flags, err := scanString(data, i)
+			if j < n && data[j] == '"' {
+				i = j + 1
+				break
+			}
+			end, flags, err := scanStringFrom(data, i, j)
 			if err != nil {
 				return err
 			}
@@ -191,6 +196,22 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 		default:
 			if c != '-' && (c < '0' || c > '9') {
 				return syntaxError(data, i, "expecting a value")
+			}
+			if c != '0' && c != '-' {
+				// Plain integers of up to 15 digits (and decimals of up to
+				// 15 significant digits without trailing zeros) are printed
+				// as written: handled inline.
+				j := skipDigits(data, i+1)
+				if j < n && data[j] == '.' {
+					if k := skipDigits(data, j+1); k > j+1 && k-i <= 16 && data[k-1] != '0' &&
+						(k >= n || data[k]|0x20 != 'e') {
+						i = k
+						break
+					}
+				} else if j-i <= 15 && (j >= n || data[j]|0x20 != 'e') {
+					i = j
+					break
+				}
 			}
 			end, copyEnd, ok := scanNumber(data, i)
 			if !ok {
@@ -337,9 +358,7 @@ func (st *state) order(ms []member, depth int) []uint32 {
 				}
 			}
 			if hit {
-				perm = append(perm, sh.perm[:n]...)
-				st.perm = perm
-				return perm
+				return sh.perm[:n:n]
 			}
 		}
 	}

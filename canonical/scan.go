@@ -44,8 +44,13 @@ func skipSpaceSlow(data []byte, i int) int {
 // scanString validates the string literal starting at data[i] == '"' and
 // returns the index just past its closing quote and its flags.
 func scanString(data []byte, i int) (int, uint8, error) {
-	start := i
-	i++
+	return scanStringFrom(data, i, i+1)
+}
+
+// scanStringFrom is scanString for a string starting at data[start] whose
+// bytes before data[i] are known to be plain ASCII (no quote, backslash or
+// control character).
+func scanStringFrom(data []byte, start, i int) (int, uint8, error) {
 	flags := flagCopy | flagASCII
 	n := len(data)
 	for {
