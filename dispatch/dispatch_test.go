@@ -246,3 +246,77 @@ func TestLog(t *testing.T) {
 		t.Error("FromScope(typed nil) ok")
 	}
 }
+
+func TestStash(t *testing.T) {
+	var s dispatch.Stash // the zero value is usable
+	s.Set("b", 2)
+	s.Set("a", "one")
+	if v, ok := dispatch.StashValue[string](&s, "a"); !ok || v != "one" {
+		t.Errorf("StashValue a = %q, %v", v, ok)
+	}
+	if _, ok := dispatch.StashValue[string](&s, "b"); ok {
+		t.Error("StashValue of the wrong type reported ok")
+	}
+	if d := cmp.Diff([]string{"a", "b"}, s.Keys()); d != "" {
+		t.Errorf("keys (-want +got):\n%s", d)
+	}
+	c := s.Clone()
+	c.Set("c", 3)
+	if !s.Delete("a") || s.Delete("a") {
+		t.Error("Delete reports")
+	}
+	if d := cmp.Diff(map[string]any{"b": 2}, s.All()); d != "" {
+		t.Errorf("original after edits (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(map[string]any{"a": "one", "b": 2, "c": 3}, c.All()); d != "" {
+		t.Errorf("clone (-want +got):\n%s", d)
+	}
+	seeded := dispatch.NewStash(map[string]any{"k": 1})
+	if ctx := newCtx(t, dispatch.Config{Stash: seeded}); ctx.Stash() != seeded {
+		t.Error("context does not share the given stash")
+	}
+}
+
+// The timeline keeps messages, thoughts and tool calls in the order they
+// happened; a store with an existing id replaces in place.
+func TestTimelineAccessors(t *testing.T) {
+	ctx := context.Background()
+	c := newCtx(t, dispatch.Config{})
+	u, _ := dispatch.UserMessage("u1", "hi")
+	th, _ := dispatch.NewThought(dispatch.RawThought{ID: "t1", Content: forge.NewTokenizable("hmm")})
+	a1, a2 := call(t, "c1", "a", `{}`), call(t, "c2", "a", `{}`)
+	for _, err := range []error{c.StoreMessage(ctx, u), c.StoreThought(ctx, th), c.StoreToolCall(ctx, a1), c.StoreToolCall(ctx, a2)} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	u2, _ := dispatch.UserMessage("u1", "hi again")
+	if err := c.MutateMessage(ctx, u2); err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, e := range c.Timeline() {
+		kinds = append(kinds, e.Kind().String()+":"+e.ID())
+	}
+	if d := cmp.Diff([]string{"message:u1", "thought:t1", "toolCall:c1", "toolCall:c2"}, kinds); d != "" {
+		t.Errorf("timeline (-want +got):\n%s", d)
+	}
+	if ms := c.Messages(); len(ms) != 1 || ms[0].Text() != "hi again" {
+		t.Errorf("messages %v", ms)
+	}
+	if ts := c.Thoughts(); len(ts) != 1 || ts[0] != th {
+		t.Errorf("thoughts %v", ts)
+	}
+	if last, ok := c.LastToolCall(a1.Checksum()); !ok || last != a2 {
+		t.Errorf("LastToolCall = %v", last)
+	}
+	if got, ok := c.ToolCall("c1"); !ok || got != a1 {
+		t.Errorf("ToolCall(c1) = %v", got)
+	}
+	if c.ToolCallCount(a1.Checksum()) != 2 {
+		t.Errorf("count %d", c.ToolCallCount(a1.Checksum()))
+	}
+	if err := c.StoreMessage(ctx, nil); !errors.Is(err, dispatch.ErrStore) {
+		t.Errorf("nil message: %v", err)
+	}
+}

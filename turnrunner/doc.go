@@ -31,7 +31,10 @@
 // the call id; results are inline by default, and a [ResultHook] such as
 // spooledartifact.HandleAbove surfaces large ones as handles the model reads
 // with the artifact_* tools forged each iteration. [RenderResult] is the
-// text a model sees for a call. Tools listed in Options.RequireApproval
+// text a model sees for a call. The runner's own in-memory spool store is
+// emptied at every turn end (stored calls keep their bytes, so replay still
+// works); Options.CleanupArtifacts, KeepArtifacts and ArtifactTTL tune
+// retention, and an artifact that is gone renders as [ArtifactExpiredText]. Tools listed in Options.RequireApproval
 // wait on a [Gate] ([GateOpen] event) until the caller resolves it.
 //
 // # Loop, pipelines, persistence

@@ -1,0 +1,110 @@
+package scripted_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"go.uber.org/goleak"
+
+	"github.com/ebbforge/adk/llm/scripted"
+	"github.com/ebbforge/adk/turnrunner"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func collect(ctx context.Context, m turnrunner.Model, req *turnrunner.Request) ([]turnrunner.Part, error) {
+	var parts []turnrunner.Part
+	for p, err := range m.Stream(ctx, req) {
+		if err != nil {
+			return parts, err
+		}
+		parts = append(parts, p)
+	}
+	return parts, nil
+}
+
+func TestStepStreamsInOrder(t *testing.T) {
+	u := turnrunner.Usage{InputTokens: 1}
+	m := scripted.New(scripted.Step{
+		Thoughts: []string{"a"}, ThoughtPayload: []byte(`{"s":1}`), ReplayCompatibility: "x",
+		Text:  []string{"hi"},
+		Calls: []scripted.Call{{ID: "c1", Name: "t", Args: `{"q":"abcdef"}`, Pieces: 3}, {Name: "u", Args: ""}},
+		Usage: &u,
+	})
+	parts, err := collect(context.Background(), m, &turnrunner.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []turnrunner.Part{
+		turnrunner.ThoughtPart(0, "a"),
+		{Kind: turnrunner.PartThought, Payload: []byte(`{"s":1}`), ReplayCompatibility: "x"},
+		turnrunner.TextPart("hi"),
+		turnrunner.ToolCallPart(0, "c1", "t", `{"q":`), // 14 bytes in 3 pieces of at most 5
+		{Kind: turnrunner.PartToolCall, Index: 0, Text: `"abcd`},
+		{Kind: turnrunner.PartToolCall, Index: 0, Text: `ef"}`},
+		turnrunner.ToolCallPart(1, "", "u", ""),
+		turnrunner.UsagePart(u),
+		turnrunner.StopPart(turnrunner.StopToolUse),
+	}
+	if d := cmp.Diff(want, parts); d != "" {
+		t.Errorf("parts (-want +got):\n%s", d)
+	}
+}
+
+func TestScriptExhaustionAndReset(t *testing.T) {
+	ctx := context.Background()
+	m := scripted.New(scripted.Say("one"))
+	if _, err := collect(ctx, m, &turnrunner.Request{Iteration: 0}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := collect(ctx, m, &turnrunner.Request{Iteration: 1}); !errors.Is(err, scripted.ErrScriptExhausted) {
+		t.Errorf("second call: %v", err)
+	}
+	if m.Calls() != 2 || m.Requests()[1].Iteration != 1 {
+		t.Errorf("calls %d", m.Calls())
+	}
+	m.Reset()
+	if m.Calls() != 0 {
+		t.Error("Reset kept the requests")
+	}
+	parts, err := collect(ctx, m, &turnrunner.Request{})
+	if err != nil || parts[0].Text != "one" {
+		t.Errorf("after Reset: %v %v", parts, err)
+	}
+}
+
+func TestStepErrorAndCancellation(t *testing.T) {
+	boom := errors.New("boom")
+	m := scripted.New(scripted.Step{Text: []string{"partial"}, Err: boom})
+	parts, err := collect(context.Background(), m, &turnrunner.Request{})
+	if !errors.Is(err, boom) || len(parts) != 1 {
+		t.Errorf("mid-stream error: %v after %d parts", err, len(parts))
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	m = scripted.New(scripted.Say("never"))
+	if parts, err := collect(ctx, m, &turnrunner.Request{}); !errors.Is(err, context.Canceled) || len(parts) != 0 {
+		t.Errorf("cancelled: %v after %d parts", err, len(parts))
+	}
+
+	fnErr := errors.New("no step")
+	f := scripted.NewFunc(func(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) { return scripted.Step{}, fnErr })
+	if _, err := collect(context.Background(), f, &turnrunner.Request{}); !errors.Is(err, fnErr) || f.Calls() != 1 {
+		t.Errorf("func error: %v", err)
+	}
+}
+
+func TestEarlyBreakStopsTheStream(t *testing.T) {
+	m := scripted.New(scripted.Say("a", "b", "c"))
+	n := 0
+	for range m.Stream(context.Background(), &turnrunner.Request{}) {
+		n++
+		break
+	}
+	if n != 1 {
+		t.Errorf("%d parts after break", n)
+	}
+}
