@@ -12,9 +12,11 @@ all: lint test
 run:
 	$(GO) run ./examples/quickstart
 
-## test: vet, then every test with the race detector
+## test: vet, every test with the race detector, then the 1 GiB
+## bounded-memory test (too slow under -race, so it runs on its own)
 test: vet
 	$(GO) test -race -count=1 ./...
+	$(GO) test -count=1 -run '^TestOneGiBBoundedMemory$$' ./spooledartifact/
 
 vet:
 	$(GO) vet ./...
