@@ -57,7 +57,14 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 			if i >= n || data[i] != '"' {
 				return syntaxError(data, i, "expecting a string key")
 			}
-			m := member{start: uint32(len(buf) + i - from), ks: uint32(i + 1)}
+			// The member is filled in place: building it aside and
+			// copying it in stalls on store forwarding.
+			if len(members) == cap(members) {
+				members = slices.Grow(members, 1)
+			}
+			members = members[:len(members)+1]
+			m := &members[len(members)-1]
+			*m = member{start: uint32(len(buf) + i - from), ks: uint32(i + 1)}
 			end := 0
 			if i+9 <= n {
 				// Keys of up to seven plain ASCII bytes (most keys) inline:
@@ -103,13 +110,12 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 				m.ke = uint32(end - 1)
 			}
 			top := &stack[len(stack)-1]
-			if top.sorted && len(members) > int(top.base) {
-				p := &members[len(members)-1]
+			if top.sorted && len(members) > int(top.base)+1 {
+				p := &members[len(members)-2]
 				if p.prefix >= m.prefix || (p.flags|m.flags)&memberSurrogate != 0 {
-					top.sorted = st.compareMembers(p, &m) < 0
+					top.sorted = st.compareMembers(p, m) < 0
 				}
 			}
-			members = append(members, m)
 			i = end
 			if i < n && data[i] <= ' ' {
 				j := skipSpaceSlow(data, i)
@@ -162,10 +168,13 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 				return fmt.Errorf("%w: nesting deeper than %d", ErrLimit, MaxDepth)
 			}
 			obj := c == '{'
-			stack = append(stack, frame{
-				start: uint32(len(buf) + i - from), base: uint32(len(members)),
-				arenaBase: uint32(len(st.arena)), obj: obj, sorted: true,
-			})
+			if len(stack) == cap(stack) {
+				stack = slices.Grow(stack, 1)
+			}
+			stack = stack[:len(stack)+1]
+			f := &stack[len(stack)-1] // filled in place, as members are
+			f.start, f.base, f.arenaBase = uint32(len(buf)+i-from), uint32(len(members)), uint32(len(st.arena))
+			f.obj, f.sorted = obj, true
 			i++
 			if i < n && data[i] <= ' ' {
 				j := skipSpaceSlow(data, i)
