@@ -72,7 +72,8 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 				// closing quote.
 				x := binary.LittleEndian.Uint64(data[i+1:])
 				if sm := specialMask(x); sm != 0 {
-					if z := bits.TrailingZeros64(sm) >> 3; data[i+1+z] == '"' {
+					if z := bits.TrailingZeros64(sm) &^ 7; byte(x>>z) == '"' {
+						z >>= 3
 						end = i + 2 + z
 						m.flags = memberASCII
 						m.prefix = bits.ReverseBytes64(x) & (^uint64(0) << (8 * (8 - z)))
