@@ -91,7 +91,9 @@ func TestStepErrorAndCancellation(t *testing.T) {
 	}
 
 	fnErr := errors.New("no step")
-	f := scripted.NewFunc(func(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) { return scripted.Step{}, fnErr })
+	f := scripted.NewFunc(func(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) {
+		return scripted.Step{}, fnErr
+	})
 	if _, err := collect(context.Background(), f, &turnrunner.Request{}); !errors.Is(err, fnErr) || f.Calls() != 1 {
 		t.Errorf("func error: %v", err)
 	}
