@@ -143,7 +143,9 @@ func (goneArtifact) ReadAll(context.Context) ([]byte, error) {
 // brokenArtifact fails for another reason: that stays an error.
 type brokenArtifact struct{ goneArtifact }
 
-func (brokenArtifact) ReadAll(context.Context) ([]byte, error) { return nil, errors.New("disk on fire") }
+func (brokenArtifact) ReadAll(context.Context) ([]byte, error) {
+	return nil, errors.New("disk on fire")
+}
 
 func TestRenderExpiredArtifact(t *testing.T) {
 	mk := func(a forge.Artifact, inline bool) *forge.ToolCall {
