@@ -83,9 +83,15 @@
 //
 // # Performance
 //
-// Raw JSON is validated by a single-pass scanner into a flat, pooled tape
-// of value offsets; output copies spans of the input wherever they are
-// already canonical (most strings and numbers), sorts object members by
-// index, and for checksums streams into SHA-256 in 32 KiB chunks, so
-// allocations do not grow with the number of tokens.
+// Raw JSON is validated and canonicalised in one pass. Input that is already
+// canonical is not copied token by token: runs of it (whole sorted
+// containers, most strings and numbers, including long decimals proved to
+// be JavaScript's shortest form) are copied in one go, and only what
+// differs is rewritten. An object whose keys arrive out of order is put in
+// order when it closes by moving its members' output spans; the order is
+// remembered per depth, so arrays of like records are not sorted again.
+// [ChecksumJSON] streams the canonical text into SHA-256 wherever no open
+// object can still reorder it (the members of an unsorted object wait in a
+// pooled buffer until it closes). Scratch memory is pooled, so allocations
+// do not grow with the number of tokens.
 package canonical
