@@ -102,3 +102,26 @@ func TestSkipDigits(t *testing.T) {
 		}
 	}
 }
+
+// FuzzScanNumber checks, for any number literal, that whenever scanNumber
+// decides to copy (part of) the text, that is exactly what the full
+// conversion prints.
+func FuzzScanNumber(f *testing.F) {
+	for _, s := range []string{"0.17357419803738594", "0.8503896181937307", "123456789012345678", "9007199254740993",
+		"-0.000001234567890123456", "1.5e300", "0.30000000000000004", "4503599627370497.5", "1234567890.1234567"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		data := []byte(s)
+		if len(data) == 0 || (data[0] != '-' && (data[0] < '0' || data[0] > '9')) {
+			return
+		}
+		end, copyEnd, ok := scanNumber(data, 0)
+		if !ok || end != len(data) || copyEnd == 0 {
+			return
+		}
+		if got, want := s[:copyEnd], string(appendNumberText(nil, data)); got != want {
+			t.Fatalf("scanNumber copies %q as %q; JavaScript prints %q", s, got, want)
+		}
+	})
+}
