@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/spooledartifact"
@@ -34,6 +35,11 @@ func fetchLogs(ctx context.Context, args fetchLogsArgs, inv forge.Invocation) (f
 	n := args.Lines
 	if n <= 0 {
 		n = 5000
+	}
+	// Handlers reach the dispatch through their invocation's scope, e.g. to
+	// log a note to the turn's event stream.
+	if dc, ok := dispatch.FromScope(inv.Scope); ok {
+		dc.Log(dispatch.LevelInfo, "fetch", fmt.Sprintf("streaming %d lines of %s logs", n, args.Service), nil)
 	}
 	pr, pw := io.Pipe()
 	go func() {
@@ -186,6 +192,8 @@ func print(ctx context.Context, w io.Writer, ev turnrunner.Event) {
 		fmt.Fprintf(w, "  %s %s → %s\n", mark, e.Tool, indent(clip(text, 12)))
 	case turnrunner.ToolExecutionEnd:
 		fmt.Fprintf(w, "  ⏱  %s ran in %s\n", e.ToolName, e.Duration.Round(time.Microsecond))
+	case turnrunner.Log:
+		fmt.Fprintf(w, "  📝 %s %s: %s\n", e.Level, e.Kind, e.Message)
 	case turnrunner.LoopGuard:
 		fmt.Fprintf(w, "  ⚠ loop guard: %s %s\n", e.Decision, e.Message)
 	case turnrunner.Warning:

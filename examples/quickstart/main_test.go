@@ -12,7 +12,7 @@ func TestQuickstart(t *testing.T) {
 	if err := run(context.Background(), &out); err != nil {
 		t.Fatalf("run: %v\n%s", err, out.String())
 	}
-	for _, want := range []string{"fetch_logs", "artifact_grep", "artifact_tail", "callId=call_logs", "I found 4 ERROR lines", "turn completed"} {
+	for _, want := range []string{"fetch_logs", "artifact_grep", "artifact_tail", "callId=call_logs", "I found 4 ERROR lines", "info fetch: streaming 5000 lines of api logs", "turn completed"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
