@@ -87,3 +87,29 @@ func Example_loopPolicy() {
 	// answer: The host answers.
 	// turn completed
 }
+
+// Middleware and tool handlers log to the turn's event stream with
+// dispatch.Context.Log; the notes arrive as Log events, in order.
+func Example_log() {
+	audit := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error {
+		dc.Log(turnrunner.LevelInfo, "audit", fmt.Sprintf("iteration %d starts", dc.Iteration()), nil)
+		return next(ctx)
+	}
+	runner, _ := turnrunner.New(scripted.New(scripted.Say("Hello.")), &turnrunner.Options{
+		DispatchInput: []turnrunner.DispatchMiddleware{audit},
+	})
+	events, _ := runner.Run(context.Background(), turnrunner.Input{Prompt: "Hi"})
+	for ev := range events {
+		switch e := ev.(type) {
+		case turnrunner.Log:
+			fmt.Printf("log %s %s: %s\n", e.Level, e.Kind, e.Message)
+		case turnrunner.MessageDelta:
+			if e.IsComplete {
+				fmt.Println("answer:", e.Full)
+			}
+		}
+	}
+	// Output:
+	// log info audit: iteration 0 starts
+	// answer: Hello.
+}
