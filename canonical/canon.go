@@ -42,6 +42,14 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 	defer func() { st.data = savedData }()
 
 	buf := st.buf
+	if i := skipSpace(data, 0); (!stream || (i < len(data) && data[i] == '{')) && cap(buf)-len(buf) < len(data) {
+		// All the output will wait in buf (nothing streams out of an open
+		// root object): one allocation of about its final size rather
+		// than a doubling series.
+		grown := make([]byte, len(buf), len(buf)+len(data)+len(data)/16+64)
+		copy(grown, buf)
+		buf = grown
+	}
 	stack := st.stack[:0]
 	members := st.members
 	mbase := len(members)
