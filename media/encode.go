@@ -1,7 +1,6 @@
 package media
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -10,14 +9,31 @@ import (
 	"strings"
 )
 
-// Bytes reads the whole media into memory. When limit is positive, media
-// longer than limit bytes yields [ErrMediaTooLarge] (early when the size is
-// known); zero or less means no limit.
-func (m *Media) Bytes(ctx context.Context, limit int64) ([]byte, error) {
-	size := m.Size()
-	if limit > 0 && size > limit {
-		return nil, ErrMediaTooLarge.With(nil, "media: %s is %d bytes, limit %d", m.id, size, limit)
+// maxPrealloc caps the buffer pre-allocated from a reader's Size: Size is
+// only a hint (a server's Content-Length, a custom reader's claim), so a lie
+// costs at most this much, and honest larger media simply grow past it.
+const maxPrealloc = 64 << 20
+
+// preallocHint is how many source bytes to pre-allocate for a stream whose
+// reader claims size, read with limit (<= 0: none): 0 when size is unknown,
+// never more than limit+1 or [maxPrealloc].
+func preallocHint(size, limit int64) int {
+	if size <= 0 {
+		return 0
 	}
+	size = min(size, maxPrealloc)
+	if limit > 0 {
+		size = min(size, limit+1)
+	}
+	return int(size)
+}
+
+// Bytes reads the whole media into memory. When limit is positive, media
+// longer than limit bytes yields [ErrMediaTooLarge]; zero or less means no
+// limit. The result depends only on the bytes read: the reader's Size is
+// just a capped pre-allocation hint, so a wrong Size never fails or panics.
+func (m *Media) Bytes(ctx context.Context, limit int64) ([]byte, error) {
+	hint := preallocHint(m.Size(), limit)
 	rc, err := m.Open(ctx)
 	if err != nil {
 		return nil, err
@@ -27,17 +43,33 @@ func (m *Media) Bytes(ctx context.Context, limit int64) ([]byte, error) {
 	if limit > 0 {
 		src = io.LimitReader(rc, limit+1)
 	}
-	var buf bytes.Buffer
-	if size > 0 {
-		buf.Grow(int(size))
-	}
-	if _, err := buf.ReadFrom(src); err != nil {
+	b, err := readAll(src, hint)
+	if err != nil {
 		return nil, err
 	}
-	if limit > 0 && int64(buf.Len()) > limit {
+	if limit > 0 && int64(len(b)) > limit {
 		return nil, ErrMediaTooLarge.With(nil, "media: %s exceeds limit %d", m.id, limit)
 	}
-	return buf.Bytes(), nil
+	return b, nil
+}
+
+// readAll is io.ReadAll starting from hint bytes of capacity; one spare byte
+// lets a stream of exactly hint bytes reach EOF without a reallocation.
+func readAll(r io.Reader, hint int) ([]byte, error) {
+	b := make([]byte, 0, max(hint+1, 512))
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // let append pick the growth
+		}
+	}
 }
 
 // WriteBase64 streams the media to w as standard, padded base64, holding one
@@ -72,12 +104,11 @@ func (m *Media) WriteDataURL(ctx context.Context, w io.Writer) error {
 	return m.WriteBase64(ctx, w)
 }
 
-// Base64 returns the media as a standard, padded base64 string.
+// Base64 returns the media as a standard, padded base64 string. Like
+// [Media.Bytes], it takes the reader's Size only as a capped hint.
 func (m *Media) Base64(ctx context.Context) (string, error) {
 	var sb strings.Builder
-	if size := m.Size(); size > 0 {
-		sb.Grow(base64.StdEncoding.EncodedLen(int(size)))
-	}
+	sb.Grow(base64.StdEncoding.EncodedLen(preallocHint(m.Size(), 0)))
 	if err := m.WriteBase64(ctx, &sb); err != nil {
 		return "", err
 	}
@@ -85,13 +116,12 @@ func (m *Media) Base64(ctx context.Context) (string, error) {
 }
 
 // DataURL returns "data:<mime>;base64,<bytes>", as the chat APIs accept for
-// inline images.
+// inline images. Like [Media.Bytes], it takes the reader's Size only as a
+// capped hint.
 func (m *Media) DataURL(ctx context.Context) (string, error) {
 	prefix := m.dataURLPrefix()
 	var sb strings.Builder
-	if size := m.Size(); size > 0 {
-		sb.Grow(len(prefix) + base64.StdEncoding.EncodedLen(int(size)))
-	}
+	sb.Grow(len(prefix) + base64.StdEncoding.EncodedLen(preallocHint(m.Size(), 0)))
 	if err := m.WriteDataURL(ctx, &sb); err != nil {
 		return "", err
 	}
@@ -137,11 +167,19 @@ func (e *chunkEncoder) next() ([]byte, error) {
 	if e.done {
 		return nil, io.EOF
 	}
-	n, err := io.ReadFull(e.src, e.in)
+	// Not io.ReadFull: it reports a short final chunk as io.ErrUnexpectedEOF,
+	// which would hide the same error from src (a truncated HTTP body).
+	n := 0
+	var err error
+	for n < len(e.in) && err == nil {
+		var k int
+		k, err = e.src.Read(e.in[n:])
+		n += k
+	}
 	switch err {
 	case nil:
-	case io.EOF, io.ErrUnexpectedEOF:
-		e.done, err = true, io.EOF
+	case io.EOF:
+		e.done = true
 	default:
 		return nil, err
 	}

@@ -6,7 +6,9 @@ import (
 	"encoding/base64"
 	"errors"
 	"io"
+	"math"
 	"math/rand/v2"
+	"net/http"
 	"runtime"
 	"strconv"
 	"strings"
@@ -115,22 +117,28 @@ func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 func TestEncodingErrors(t *testing.T) {
 	ctx := t.Context()
-	boom := errors.New("boom")
-	m := mediaOver(t, failingReader{boom}, "image/png")
-	if err := m.WriteBase64(ctx, io.Discard); !errors.Is(err, boom) {
-		t.Errorf("WriteBase64: %v", err)
+	// io.ErrUnexpectedEOF is what a truncated HTTP body reports; the
+	// encoders must pass it on, not take it for the end of the media.
+	for _, boom := range []error{errors.New("boom"), io.ErrUnexpectedEOF} {
+		m := mediaOver(t, failingReader{boom}, "image/png")
+		if err := m.WriteBase64(ctx, io.Discard); !errors.Is(err, boom) {
+			t.Errorf("WriteBase64: %v, want %v", err, boom)
+		}
+		if _, err := m.DataURL(ctx); !errors.Is(err, boom) {
+			t.Errorf("DataURL: %v, want %v", err, boom)
+		}
+		if _, err := m.Base64(ctx); !errors.Is(err, boom) {
+			t.Errorf("Base64: %v, want %v", err, boom)
+		}
+		if _, err := m.Bytes(ctx, 0); !errors.Is(err, boom) {
+			t.Errorf("Bytes: %v, want %v", err, boom)
+		}
+		rc, _ := m.Base64Reader(ctx)
+		if _, err := io.ReadAll(rc); !errors.Is(err, boom) {
+			t.Errorf("Base64Reader: %v, want %v", err, boom)
+		}
+		rc.Close()
 	}
-	if _, err := m.DataURL(ctx); !errors.Is(err, boom) {
-		t.Errorf("DataURL: %v", err)
-	}
-	if _, err := m.Bytes(ctx, 0); !errors.Is(err, boom) {
-		t.Errorf("Bytes: %v", err)
-	}
-	rc, _ := m.Base64Reader(ctx)
-	if _, err := io.ReadAll(rc); !errors.Is(err, boom) {
-		t.Errorf("Base64Reader: %v", err)
-	}
-	rc.Close()
 
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
@@ -269,5 +277,110 @@ func BenchmarkStdEncodeBaseline(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		base64.StdEncoding.Encode(out, data)
+	}
+}
+
+// sizeLiar is a Reader whose Size claims any value while its streams yield
+// data: Size is only a hint and must never decide a result or an allocation.
+type sizeLiar struct {
+	data []byte
+	size int64
+}
+
+func (l sizeLiar) Open(context.Context) (io.ReadCloser, error) {
+	return io.NopCloser(bytes.NewReader(l.data)), nil
+}
+func (l sizeLiar) Size() int64 { return l.size }
+
+// noPanic runs f and turns a panic into a test failure naming what ran.
+func noPanic(t *testing.T, what string, f func()) {
+	t.Helper()
+	defer func() {
+		if p := recover(); p != nil {
+			t.Errorf("%s panicked: %v", what, p)
+		}
+	}()
+	f()
+}
+
+func TestSizeIsOnlyAHint(t *testing.T) {
+	data := []byte("hello")
+	wantB64 := base64.StdEncoding.EncodeToString(data)
+	for _, size := range []int64{1 << 50, math.MaxInt64, 1 << 62, 6, 2, 0, -1, -7, math.MinInt64} {
+		t.Run(strconv.FormatInt(size, 10), func(t *testing.T) {
+			m := mediaOver(t, sizeLiar{data, size}, "image/png")
+			for _, limit := range []int64{0, 5, 10} {
+				noPanic(t, "Bytes", func() {
+					got, err := m.Bytes(t.Context(), limit)
+					if err != nil || !bytes.Equal(got, data) {
+						t.Errorf("Bytes(limit %d) = %q, %v; want %q", limit, got, err, data)
+					}
+				})
+			}
+			noPanic(t, "Bytes over limit", func() {
+				if _, err := m.Bytes(t.Context(), 4); !errors.Is(err, media.ErrMediaTooLarge) {
+					t.Errorf("Bytes(limit 4) err = %v, want ErrMediaTooLarge", err)
+				}
+			})
+			noPanic(t, "Base64", func() {
+				if got, err := m.Base64(t.Context()); err != nil || got != wantB64 {
+					t.Errorf("Base64 = %q, %v", got, err)
+				}
+			})
+			noPanic(t, "DataURL", func() {
+				if got, err := m.DataURL(t.Context()); err != nil || got != "data:image/png;base64,"+wantB64 {
+					t.Errorf("DataURL = %q, %v", got, err)
+				}
+			})
+		})
+	}
+}
+
+// TestSizeHintAllocationIsCapped checks a huge claimed size costs at most the
+// capped pre-allocation, not the claim.
+func TestSizeHintAllocationIsCapped(t *testing.T) {
+	m := mediaOver(t, sizeLiar{[]byte("abc"), 1 << 36}, "image/png") // claims 64 GiB
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := m.Bytes(t.Context(), 0)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 65<<20 {
+		t.Errorf("Bytes allocated %d bytes for a 3-byte stream claiming 64 GiB", got)
+	}
+}
+
+// TestHTTPContentLengthLie is a server announcing 1 PiB and sending 3 bytes:
+// the in-memory encoders fail with the short body's error instead of
+// pre-allocating from the announced length.
+func TestHTTPContentLengthLie(t *testing.T) {
+	srv, client := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.FormatInt(1<<50, 10))
+		w.Write([]byte("abc"))
+	})
+	hr, err := media.NewHTTPReader(srv.URL, &media.HTTPOptions{Client: client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := mediaOver(t, hr, "image/png")
+	if rc, err := m.Open(t.Context()); err == nil { // a first stream records the length
+		io.Copy(io.Discard, rc)
+		rc.Close()
+	}
+	if m.Size() != 1<<50 {
+		t.Fatalf("Size = %d, want the announced 1<<50", m.Size())
+	}
+	for name, f := range map[string]func() error{
+		"Bytes":   func() error { _, err := m.Bytes(t.Context(), 0); return err },
+		"Base64":  func() error { _, err := m.Base64(t.Context()); return err },
+		"DataURL": func() error { _, err := m.DataURL(t.Context()); return err },
+	} {
+		noPanic(t, name, func() {
+			if err := f(); !errors.Is(err, io.ErrUnexpectedEOF) {
+				t.Errorf("%s err = %v, want io.ErrUnexpectedEOF", name, err)
+			}
+		})
 	}
 }

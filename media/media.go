@@ -92,7 +92,9 @@ func (h Hazard) Valid() bool {
 type Reader interface {
 	// Open returns a new stream over the bytes; the caller closes it.
 	Open(ctx context.Context) (io.ReadCloser, error)
-	// Size is the byte length, or -1 when unknown.
+	// Size is a hint at the byte length, or -1 when unknown. It may be
+	// stale or wrong (a server's Content-Length, a file that changed), so
+	// callers use it to size buffers, never to decide a result.
 	Size() int64
 }
 
@@ -244,7 +246,7 @@ func (m *Media) Open(ctx context.Context) (io.ReadCloser, error) {
 	return m.reader.Open(ctx)
 }
 
-// Size is the byte length, or -1 when unknown.
+// Size is the reader's size hint, or -1 when unknown (see [Reader]).
 func (m *Media) Size() int64 {
 	if m.reader == nil {
 		return -1
