@@ -148,15 +148,29 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 		}
 		switch c := data[i]; c {
 		case '"':
-			// Plain ASCII runs inline, eight bytes at a time; the string
-			// scanner takes over at the first byte that needs a look.
+			// Plain ASCII runs inline, eight bytes at a time, and common
+			// two- and three-byte UTF-8 sequences; the string scanner
+			// takes over at anything else (it knows that what precedes is
+			// plain text, whose only flag that matters for a value is
+			// flagCopy).
 			j := i + 1
 			for j+8 <= n {
-				if sm := specialMask(binary.LittleEndian.Uint64(data[j:])); sm != 0 {
-					j += bits.TrailingZeros64(sm) >> 3
-					break
+				sm := specialMask(binary.LittleEndian.Uint64(data[j:]))
+				if sm == 0 {
+					j += 8
+					continue
 				}
-				j += 8
+				j += bits.TrailingZeros64(sm) >> 3
+				c := data[j]
+				if c >= 0xc2 && c <= 0xdf && j+1 < n && data[j+1]&0xc0 == 0x80 {
+					j += 2
+					continue
+				}
+				if c >= 0xe1 && c <= 0xef && c != 0xed && j+2 < n && data[j+1]&0xc0 == 0x80 && data[j+2]&0xc0 == 0x80 {
+					j += 3
+					continue
+				}
+				break
 			}
 			if j < n && data[j] == '"' {
 				i = j + 1

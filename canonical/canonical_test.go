@@ -403,3 +403,22 @@ func TestRepeatedShapes(t *testing.T) {
 		})
 	}
 }
+
+// TestMultibyteAtChunkEnd puts two- and three-byte characters (and broken
+// ones) at every position near the end of the input, where the scanner's
+// eight-byte steps run out.
+func TestMultibyteAtChunkEnd(t *testing.T) {
+	for _, ch := range []string{"é", "東", "😀", "\xe6\x9d", "\xc3", "\xff"} {
+		for pad := range 12 {
+			in := `"` + strings.Repeat("a", pad) + ch + `"`
+			want := `"` + strings.Repeat("a", pad) + strings.ToValidUTF8(ch, "\uFFFD") + `"`
+			got, err := canonical.StringifyJSON([]byte(in))
+			if err != nil || got != want {
+				t.Fatalf("StringifyJSON(%q) = %q, %v; want %q", in, got, err, want)
+			}
+			if _, err := canonical.StringifyJSON([]byte(in[:len(in)-1])); !errors.Is(err, canonical.ErrInvalidJSON) {
+				t.Fatalf("unterminated %q: %v", in[:len(in)-1], err)
+			}
+		}
+	}
+}
