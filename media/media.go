@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -125,6 +124,8 @@ type Media struct {
 }
 
 // maxIDLen bounds a caller-supplied id; ids end up in prompts and logs.
+// Ids are validated, never rewritten: other records (a stash entry's
+// DerivedFromMedia, a persisted record) refer to them by value.
 const maxIDLen = 256
 
 // New validates raw and builds a Media. The MIME type and filename are
@@ -149,8 +150,10 @@ func New(raw Raw) (*Media, error) {
 		bad("id", "must not be blank")
 	case utf8.RuneCountInString(id) > maxIDLen:
 		bad("id", "longer than %d characters", maxIDLen)
-	case strings.IndexFunc(id, unicode.IsControl) >= 0 || !utf8.ValidString(id):
-		bad("id", "holds control characters or invalid UTF-8")
+	case strings.IndexFunc(id, unsafeInPrompt) >= 0 || !utf8.ValidString(id):
+		bad("id", "holds control, separator or format characters or invalid UTF-8")
+	case strings.ContainsAny(id, "[]|"):
+		bad("id", "holds a marker delimiter ('[', ']' or '|')")
 	}
 	if !raw.Kind.Valid() {
 		bad("kind", "%q is not image, audio, video or document", raw.Kind)
@@ -275,5 +278,29 @@ func (m *Media) StashKeys() []string { return slices.Sorted(maps.Keys(m.stash)) 
 
 // Marker is the line renderers put before a media item in a prompt,
 // "[media id: <id> | <filename>]". It sits outside any envelope and carries
-// no authority; both parts are already sanitised.
-func (m *Media) Marker() string { return "[media id: " + m.id + " | " + m.filename + "]" }
+// no authority. It is always one marker on one line: the filename is
+// sanitised ([SanitizeFilename]), [New] refuses ids holding '[', ']', '|' or
+// characters the filename would lose, and '\', '[', ']' and '|' in either
+// part are escaped with a backslash ("photo [1].png" gives
+// "[media id: m | photo \[1\].png]"), so neither part can close the marker
+// or forge another.
+func (m *Media) Marker() string {
+	return "[media id: " + escapeMarker(m.id) + " | " + escapeMarker(m.filename) + "]"
+}
+
+// escapeMarker backslash-escapes the marker's delimiters and the backslash.
+func escapeMarker(s string) string {
+	const special = `\[]|`
+	if !strings.ContainsAny(s, special) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 4)
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(special, s[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

@@ -54,13 +54,17 @@ func restrictedName(s string) bool {
 const MaxFilenameLen = 256
 
 // SanitizeFilename makes s safe to show in a prompt and to use as a base
-// name: it drops invalid UTF-8, control characters, bidirectional overrides,
+// name: it drops invalid UTF-8, control characters, line and paragraph
+// separators (U+2028, U+2029), format characters (Unicode category Cf:
+// zero-width spaces and joiners, the BOM, soft hyphens, tag characters and
+// the bidirectional controls that make "txt.exe" display as "exe.txt"),
 // '<', '>' and the path separators '/' and '\', trims surrounding white
 // space, caps the result at [MaxFilenameLen] characters, and returns "" for a
-// name made only of dots ("." or ".."). Idempotent.
+// name made only of dots ("." or ".."). Idempotent. Brackets and '|' are
+// kept; [Media.Marker] escapes them.
 func SanitizeFilename(s string) string {
 	s = strings.Map(func(r rune) rune {
-		if r == utf8.RuneError || unicode.IsControl(r) || isBidiControl(r) {
+		if r == utf8.RuneError || unsafeInPrompt(r) {
 			return -1
 		}
 		switch r {
@@ -87,16 +91,11 @@ func SanitizeFilename(s string) string {
 	return s
 }
 
-// isBidiControl reports the Unicode bidirectional formatting characters,
-// which can make "txt.exe" display as "exe.txt".
-func isBidiControl(r rune) bool {
-	switch {
-	case r == 0x061C, r == 0x200E, r == 0x200F:
-		return true
-	case 0x202A <= r && r <= 0x202E, 0x2066 <= r && r <= 0x2069:
-		return true
-	}
-	return false
+// unsafeInPrompt reports the runes that can break or hide text in a prompt:
+// controls (Cc), line and paragraph separators (Zl, Zp) and format
+// characters (Cf, which include every bidirectional control).
+func unsafeInPrompt(r rune) bool {
+	return unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp, unicode.Cf)
 }
 
 // sniffLen is how many bytes http.DetectContentType considers.
