@@ -6,13 +6,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 )
 
-// FileReader serves a regular file, re-opened on every Open. Its Size is the
-// file's size when the reader was built. Safe for concurrent use.
+// FileReader serves a regular file, re-opened (and re-statted) on every
+// Open. Safe for concurrent use.
 type FileReader struct {
 	path string
-	size int64
+	size atomic.Int64 // the latest stat's size
 }
 
 // NewFileReader stats path (made absolute, so a persisted descriptor
@@ -34,13 +35,18 @@ func NewFileReader(path string) (*FileReader, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, ErrInvalidReaderLocator.With(nil, "media: file reader: %q is not a regular file", abs)
 	}
-	return &FileReader{path: abs, size: fi.Size()}, nil
+	r := &FileReader{path: abs}
+	r.size.Store(fi.Size())
+	return r, nil
 }
 
 // Path is the absolute path.
 func (r *FileReader) Path() string { return r.path }
 
-// Open opens the file afresh. Reads fail with ctx's error once ctx is done.
+// Open opens the file afresh and stats it, updating Size. Reads fail with
+// ctx's error once ctx is done. A file gone missing yields
+// [ErrMediaReadFailed]; one replaced by a directory or other non-regular
+// file yields [ErrInvalidReaderLocator].
 func (r *FileReader) Open(ctx context.Context) (io.ReadCloser, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -49,11 +55,23 @@ func (r *FileReader) Open(ctx context.Context) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, ErrMediaReadFailed.With(err, "media: file reader")
 	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, ErrMediaReadFailed.With(err, "media: file reader")
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, ErrInvalidReaderLocator.With(nil, "media: file reader: %q is not a regular file", r.path)
+	}
+	r.size.Store(fi.Size())
 	return &ctxFile{ctx: ctx, f: f}, nil
 }
 
-// Size is the file's size when the reader was built.
-func (r *FileReader) Size() int64 { return r.size }
+// Size is a hint: the file's size at the latest Open (or, before any, when
+// the reader was built). The file can change between the stat and the
+// reads, so a stream may yield more or fewer bytes.
+func (r *FileReader) Size() int64 { return r.size.Load() }
 
 // fileLocator is the persisted form.
 type fileLocator struct {
@@ -72,8 +90,9 @@ func (r *FileReader) Describe() (tag string, locator json.RawMessage, ok bool) {
 // ctxFile stops reading once its Open's context is done, like an HTTP body.
 // Holding ctx here is the stream's lifetime, not the reader's.
 type ctxFile struct {
-	ctx context.Context
-	f   *os.File
+	ctx    context.Context
+	f      *os.File
+	closed atomic.Bool
 }
 
 func (c *ctxFile) Read(p []byte) (int, error) {
@@ -83,4 +102,11 @@ func (c *ctxFile) Read(p []byte) (int, error) {
 	return c.f.Read(p)
 }
 
-func (c *ctxFile) Close() error { return c.f.Close() }
+// Close closes the file; later calls do nothing and return nil, like an HTTP
+// body's.
+func (c *ctxFile) Close() error {
+	if c.closed.Swap(true) {
+		return nil
+	}
+	return c.f.Close()
+}

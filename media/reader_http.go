@@ -65,8 +65,10 @@ func (r *HTTPReader) URL() string { return r.url.String() }
 // MaxBytes is the size limit, 0 for none.
 func (r *HTTPReader) MaxBytes() int64 { return r.maxBytes }
 
-// Size is the Content-Length of the latest successful Open, or -1 before the
-// first Open or when the server sent none.
+// Size is a hint: the Content-Length of the latest successful Open, or -1
+// before the first Open or when the server sent none. The next fetch may
+// differ, and a server can announce a length it does not send (the read
+// then fails with io.ErrUnexpectedEOF).
 func (r *HTTPReader) Size() int64 { return r.lastSize.Load() - 1 }
 
 // Open sends a GET bound to ctx and returns the body. Cancelling ctx aborts

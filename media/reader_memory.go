@@ -34,7 +34,7 @@ func (r *MemoryReader) Open(ctx context.Context) (io.ReadCloser, error) {
 	return io.NopCloser(bytes.NewReader(r.b)), nil
 }
 
-// Size is the byte length.
+// Size is the byte length, always exact.
 func (r *MemoryReader) Size() int64 { return int64(len(r.b)) }
 
 // memoryLocator is the persisted form: the bytes, base64-encoded.

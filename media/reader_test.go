@@ -111,6 +111,38 @@ func TestFileReader(t *testing.T) {
 	})
 }
 
+// TestFileReaderSize checks Size follows the file: each Open stats it again.
+func TestFileReaderSize(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "grows.txt")
+	if err := os.WriteFile(path, []byte("12345"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := media.NewFileReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, content := range []string{"1234567890", "", "abc"} {
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, err := readAll(t, t.Context(), r)
+		if err != nil || string(got) != content {
+			t.Fatalf("read %q, %v; want %q", got, err, content)
+		}
+		if r.Size() != int64(len(content)) {
+			t.Errorf("Size after an Open of %d bytes = %d", len(content), r.Size())
+		}
+	}
+	// Replaced by a directory: Open refuses it rather than failing on Read.
+	os.Remove(path)
+	if err := os.Mkdir(path, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Open(t.Context()); !errors.Is(err, media.ErrInvalidReaderLocator) {
+		t.Errorf("Open of a directory: %v, want ErrInvalidReaderLocator", err)
+	}
+}
+
 // newServer starts a loopback server and a client whose idle connections are
 // closed at cleanup, so goleak sees no transport goroutines.
 func newServer(t *testing.T, h http.HandlerFunc) (*httptest.Server, *http.Client) {
