@@ -19,6 +19,9 @@ const pathHelp = " Paths use gjson syntax, not JSONPath: `user.name`, `items.0.i
 
 const truncNote = "Long answers end with a (truncated: ...) note."
 
+// capHint ends the note of an answer cut by spooledartifact.CapAnswer.
+const capHint = "narrow the path"
+
 var (
 	noParams   = json.RawMessage(`{}`)
 	pathParams = json.RawMessage(`{"path":{"type":"string","minLength":1,"description":"gjson path, e.g. user.name, items.#.id or items.#(price>10)#"}}`)
@@ -32,20 +35,20 @@ func methods() []spooledartifact.Method {
 			Tool:        "artifact_json_type",
 			Description: "Format of a JSON artifact produced earlier in this turn: json, json5, jsonl or ndjson.",
 			Params:      noParams,
-			Call:        call(callType),
+			Call:        spooledartifact.KindCall(Name, callType),
 		},
 		{
 			Tool: "artifact_json_keys",
 			Description: "Top-level keys of a JSON artifact produced earlier in this turn, one per line: the root object's keys " +
 				"(json/json5), or the union of every record's keys in first-seen order (jsonl/ndjson).",
 			Params: noParams,
-			Call:   call(callKeys),
+			Call:   spooledartifact.KindCall(Name, callKeys),
 		},
 		{
 			Tool:        "artifact_json_length",
 			Description: "Record count of a JSON artifact produced earlier in this turn: 1 for json/json5, the number of non-empty lines for jsonl/ndjson.",
 			Params:      noParams,
-			Call:        call(callLength),
+			Call:        spooledartifact.KindCall(Name, callLength),
 		},
 		{
 			Tool: "artifact_json_get",
@@ -53,7 +56,7 @@ func methods() []spooledartifact.Method {
 				"jsonl/ndjson: a JSON array of each record's value, skipping records where the path does not match." + pathHelp + " " + truncNote,
 			Params:   pathParams,
 			Required: []string{"path"},
-			Call:     call(callGet),
+			Call:     spooledartifact.KindCall(Name, callGet),
 		},
 		{
 			Tool: "artifact_json_filter",
@@ -61,14 +64,14 @@ func methods() []spooledartifact.Method {
 				"(json/json5: [root] or []). A multi-match path that matches nothing (empty array) does not match." + pathHelp + " " + truncNote,
 			Params:   pathParams,
 			Required: []string{"path"},
-			Call:     call(callFilter),
+			Call:     spooledartifact.KindCall(Name, callFilter),
 		},
 		{
 			Tool: "artifact_json_slice",
 			Description: "Records [start, end) of a JSON artifact produced earlier in this turn by 0-based record index, as a JSON array " +
 				"(start inclusive, end exclusive, both optional); json/json5 always give [root]. " + truncNote,
 			Params: sliceParam,
-			Call:   call(callSlice),
+			Call:   spooledartifact.KindCall(Name, callSlice),
 		},
 		{
 			Tool: "artifact_json_pluck",
@@ -76,24 +79,8 @@ func methods() []spooledartifact.Method {
 				"(multi-match paths such as items.#.id contribute each match)." + pathHelp + " " + truncNote,
 			Params:   pathParams,
 			Required: []string{"path"},
-			Call:     call(callPluck),
+			Call:     spooledartifact.KindCall(Name, callPluck),
 		},
-	}
-}
-
-// call adapts a typed method to Method.Call. A non-JSON artifact answers
-// with an error text, as the reference's forged handlers do.
-func call(fn func(ctx context.Context, a *Artifact, args map[string]any) (string, error)) func(context.Context, forge.Artifact, map[string]any) (string, error) {
-	return func(ctx context.Context, fa forge.Artifact, args map[string]any) (string, error) {
-		a, ok := fa.(*Artifact)
-		if !ok {
-			id := "<nil>"
-			if fa != nil {
-				id = fa.ID()
-			}
-			return fmt.Sprintf("Error: tool call %s results are not a %s instance", id, Name), nil
-		}
-		return fn(ctx, a, args)
 	}
 }
 
@@ -117,7 +104,7 @@ func callKeys(ctx context.Context, a *Artifact, _ map[string]any) (string, error
 	if truncated {
 		out += fmt.Sprintf("\n(truncated: first %d keys shown; more exist)", len(keys))
 	}
-	return capText(out, a.kind.maxAnswerBytes()), nil
+	return spooledartifact.CapAnswer(out, a.kind.maxAnswerBytes(), capHint), nil
 }
 
 func callLength(ctx context.Context, a *Artifact, _ map[string]any) (string, error) {
@@ -137,7 +124,7 @@ func callGet(ctx context.Context, a *Artifact, args map[string]any) (string, err
 	if !f.lines() {
 		out := "(undefined)"
 		err := a.matches(ctx, path, false, func(raw string) bool { out = indent(raw, ""); return false })
-		return capText(out, a.kind.maxAnswerBytes()), err
+		return spooledartifact.CapAnswer(out, a.kind.maxAnswerBytes(), capHint), err
 	}
 	l := a.newList()
 	err = a.matches(ctx, path, false, l.add)
@@ -163,16 +150,13 @@ func callFilter(ctx context.Context, a *Artifact, args map[string]any) (string, 
 }
 
 func callSlice(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
-	start, _, err := intArg(args, "start")
+	start, err := spooledartifact.IntArg(args, "start", 0)
 	if err != nil {
 		return "", err
 	}
-	end, ok, err := intArg(args, "end")
+	end, err := spooledartifact.IntArg(args, "end", -1)
 	if err != nil {
 		return "", err
-	}
-	if !ok {
-		end = -1
 	}
 	return a.renderRecords(a.Slice(ctx, start, end))
 }
@@ -244,55 +228,13 @@ func indent(raw, prefix string) string {
 	return buf.String()
 }
 
-// capText cuts s to at most max bytes at a line boundary and notes it.
-func capText(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	cut := strings.LastIndexByte(s[:max], '\n')
-	if cut < 0 {
-		cut = max
-	}
-	return s[:cut] + fmt.Sprintf("\n(truncated: answer capped at %d of %d bytes. Narrow the path)", max, len(s))
-}
-
 func pathArg(args map[string]any) (string, error) {
-	v, ok := args["path"]
-	s, isString := v.(string)
-	if !ok || !isString || strings.TrimSpace(s) == "" {
+	s, ok, err := spooledartifact.StringArg(args, "path")
+	if err != nil {
+		return "", err
+	}
+	if !ok || strings.TrimSpace(s) == "" {
 		return "", forge.ErrInvalidToolArgs.With(nil, "jsonartifact: path must be a non-empty string")
 	}
 	return s, nil
-}
-
-// intArg reads an optional non-negative integer argument, accepting the
-// number types a JSON decoder or a Go caller produces.
-func intArg(args map[string]any, name string) (int, bool, error) {
-	v, ok := args[name]
-	if !ok || v == nil {
-		return 0, false, nil
-	}
-	var n float64
-	switch t := v.(type) {
-	case float64:
-		n = t
-	case float32:
-		n = float64(t)
-	case int:
-		n = float64(t)
-	case int64:
-		n = float64(t)
-	case json.Number:
-		f, err := t.Float64()
-		if err != nil {
-			return 0, false, forge.ErrInvalidToolArgs.With(err, "jsonartifact: %s must be an integer", name)
-		}
-		n = f
-	default:
-		return 0, false, forge.ErrInvalidToolArgs.With(nil, "jsonartifact: %s must be an integer, got %T", name, v)
-	}
-	if n < 0 || n != float64(int(n)) {
-		return 0, false, forge.ErrInvalidToolArgs.With(nil, "jsonartifact: %s must be a non-negative integer, got %v", name, v)
-	}
-	return int(n), true, nil
 }

@@ -3,7 +3,6 @@ package mdartifact
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/ebbforge/adk/forge"
@@ -78,24 +77,17 @@ func methods() []spooledartifact.Method {
 	}
 }
 
-// call adapts a typed method to Method.Call. A non-Markdown artifact answers
-// with an error text, as the reference's forged handlers do.
+// call adapts a typed method to Method.Call (a non-Markdown artifact
+// answers with an error text, as the reference's forged handlers do) and
+// caps its answer at Kind.MaxAnswerBytes.
 func call(fn func(ctx context.Context, a *Artifact, args map[string]any) (string, error)) func(context.Context, forge.Artifact, map[string]any) (string, error) {
-	return func(ctx context.Context, fa forge.Artifact, args map[string]any) (string, error) {
-		a, ok := fa.(*Artifact)
-		if !ok {
-			id := "<nil>"
-			if fa != nil {
-				id = fa.ID()
-			}
-			return fmt.Sprintf("Error: tool call %s results are not a %s instance", id, Name), nil
-		}
+	return spooledartifact.KindCall(Name, func(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
 		out, err := fn(ctx, a, args)
 		if err != nil {
 			return "", err
 		}
-		return capText(out, a.kind.maxAnswerBytes()), nil
-	}
+		return spooledartifact.CapAnswer(out, a.kind.maxAnswerBytes(), "ask for a narrower startLine/endLine"), nil
+	})
 }
 
 func callFrontMatter(ctx context.Context, a *Artifact, _ map[string]any) (string, error) {
@@ -131,17 +123,15 @@ func callSections(ctx context.Context, a *Artifact, args map[string]any) (string
 }
 
 func callCodeBlocks(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
+	lang, ok, err := spooledartifact.StringArg(args, "lang")
+	if err != nil {
+		return "", err
+	}
 	var blocks []CodeBlock
-	var err error
-	switch v, ok := args["lang"]; {
-	case !ok || v == nil:
-		blocks, err = a.CodeBlocks(ctx)
-	default:
-		lang, isString := v.(string)
-		if !isString {
-			return "", forge.ErrInvalidToolArgs.With(nil, "mdartifact: lang must be a string, got %T", v)
-		}
+	if ok {
 		blocks, err = a.CodeBlocksWithLang(ctx, lang)
+	} else {
+		blocks, err = a.CodeBlocks(ctx)
 	}
 	if err != nil {
 		return "", err
@@ -206,21 +196,9 @@ func render(v any) (string, error) {
 	return strings.TrimSuffix(b.String(), "\n"), nil
 }
 
-// capText cuts s to at most max bytes at a line boundary and notes it.
-func capText(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	cut := strings.LastIndexByte(s[:max], '\n')
-	if cut < 0 {
-		cut = max
-	}
-	return s[:cut] + fmt.Sprintf("\n(truncated: answer capped at %d of %d bytes; ask for a narrower startLine/endLine)", max, len(s))
-}
-
 func depthArg(args map[string]any) (int, error) {
-	d, ok, err := intArg(args, "depth")
-	if err != nil || !ok {
+	d, err := spooledartifact.IntArg(args, "depth", -1)
+	if err != nil || d == -1 { // absent: every depth
 		return 0, err
 	}
 	if d < 1 || d > 6 {
@@ -230,48 +208,11 @@ func depthArg(args map[string]any) (int, error) {
 }
 
 func rangeArgs(args map[string]any) (start, end int, err error) {
-	start, _, err = intArg(args, "startLine")
-	if err != nil {
+	if start, err = spooledartifact.IntArg(args, "startLine", 0); err != nil {
 		return 0, 0, err
 	}
-	end, ok, err := intArg(args, "endLine")
-	if err != nil {
+	if end, err = spooledartifact.IntArg(args, "endLine", -1); err != nil {
 		return 0, 0, err
-	}
-	if !ok {
-		end = -1
 	}
 	return start, end, nil
-}
-
-// intArg reads an optional non-negative integer argument, accepting the
-// number types a JSON decoder or a Go caller produces.
-func intArg(args map[string]any, name string) (int, bool, error) {
-	v, ok := args[name]
-	if !ok || v == nil {
-		return 0, false, nil
-	}
-	var n float64
-	switch t := v.(type) {
-	case float64:
-		n = t
-	case float32:
-		n = float64(t)
-	case int:
-		n = float64(t)
-	case int64:
-		n = float64(t)
-	case json.Number:
-		f, err := t.Float64()
-		if err != nil {
-			return 0, false, forge.ErrInvalidToolArgs.With(err, "mdartifact: %s must be an integer", name)
-		}
-		n = f
-	default:
-		return 0, false, forge.ErrInvalidToolArgs.With(nil, "mdartifact: %s must be an integer, got %T", name, v)
-	}
-	if n < 0 || n > 1<<40 || n != float64(int(n)) {
-		return 0, false, forge.ErrInvalidToolArgs.With(nil, "mdartifact: %s must be a non-negative integer, got %v", name, v)
-	}
-	return int(n), true, nil
 }

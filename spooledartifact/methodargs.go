@@ -1,0 +1,148 @@
+package spooledartifact
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ebbforge/adk/forge"
+)
+
+// Helpers for writing a Kind's Method.Call: reading the model's arguments,
+// adapting a typed query to Method.Call and capping the answer. The JSON and
+// Markdown kinds use them; a new kind should too, so every artifact tool
+// reads arguments and reports truncation the same way.
+
+// maxExactInt is the largest integer a float64 argument holds exactly.
+const maxExactInt = 1 << 53
+
+// IntArg reads the optional non-negative integer argument name, accepting
+// the number types a JSON decoder or a Go caller produces (float64 with no
+// fraction, json.Number, any Go integer type). Absent or null gives def,
+// which may be negative (say -1 for "to the end"). Anything else (a
+// fraction, a negative number, a string) is forge.ErrInvalidToolArgs naming
+// the argument. Artifact tool arguments are counts, indexes and line
+// numbers, so negatives are refused here rather than by every caller.
+func IntArg(args map[string]any, name string, def int) (int, error) {
+	v, ok := args[name]
+	if !ok || v == nil {
+		return def, nil
+	}
+	bad := func(cause error) (int, error) {
+		return 0, forge.ErrInvalidToolArgs.With(cause, "spooledartifact: %s must be a non-negative integer, got %v", name, v)
+	}
+	var f float64
+	switch t := v.(type) {
+	case int:
+		if t < 0 {
+			return bad(nil)
+		}
+		return t, nil
+	case int8, int16, int32, int64:
+		n := reflect.ValueOf(t).Int()
+		if n < 0 || n > math.MaxInt {
+			return bad(nil)
+		}
+		return int(n), nil
+	case uint, uint8, uint16, uint32, uint64, uintptr:
+		n := reflect.ValueOf(t).Uint()
+		if n > math.MaxInt {
+			return bad(nil)
+		}
+		return int(n), nil
+	case float64:
+		f = t
+	case float32:
+		f = float64(t)
+	case json.Number:
+		if n, err := t.Int64(); err == nil {
+			if n < 0 || n > math.MaxInt {
+				return bad(nil)
+			}
+			return int(n), nil
+		}
+		var err error
+		if f, err = t.Float64(); err != nil {
+			return bad(err)
+		}
+	default:
+		return 0, forge.ErrInvalidToolArgs.With(nil, "spooledartifact: %s must be a non-negative integer, got %T", name, v)
+	}
+	if f < 0 || f > maxExactInt || f != math.Trunc(f) { // NaN fails f != Trunc(f)
+		return bad(nil)
+	}
+	return int(f), nil
+}
+
+// StringArg reads the optional string argument name: ok is false when it is
+// absent or null. Any other type is forge.ErrInvalidToolArgs naming the
+// argument.
+func StringArg(args map[string]any, name string) (s string, ok bool, err error) {
+	v, present := args[name]
+	if !present || v == nil {
+		return "", false, nil
+	}
+	s, isString := v.(string)
+	if !isString {
+		return "", false, forge.ErrInvalidToolArgs.With(nil, "spooledartifact: %s must be a string, got %T", name, v)
+	}
+	return s, true, nil
+}
+
+// CapAnswer returns s when it is at most limit bytes; otherwise it cuts s
+// at the last line break that leaves room for a note, or at a rune boundary
+// when a single line is too long, and ends it with "(truncated: answer
+// capped at <limit> of <len(s)> bytes; <hint>)" on its own line, so the
+// whole answer stays within limit bytes (unless limit is smaller than the
+// note). hint tells the model how to ask for less; "" leaves it out.
+func CapAnswer(s string, limit int, hint string) string {
+	if len(s) <= limit {
+		return s
+	}
+	note := fmt.Sprintf("\n(truncated: answer capped at %d of %d bytes", limit, len(s))
+	if hint != "" {
+		note += "; " + hint
+	}
+	note += ")"
+	budget := min(max(limit-len(note), 0), len(s))
+	cut := strings.LastIndexByte(s[:budget], '\n')
+	if cut < 0 {
+		cut = budget
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+	}
+	return s[:cut] + note
+}
+
+// KindCall adapts a query on the concrete artifact type A of a kind to
+// Method.Call. When the artifact is not an A (or is nil) the call answers,
+// with a nil error, "Error: tool call <id> results are not a <kind>
+// instance", as the original's forged handlers do; kind is the kind's name
+// (say "SpooledJsonArtifact").
+func KindCall[A forge.Artifact](kind string, fn func(ctx context.Context, a A, args map[string]any) (string, error)) func(context.Context, forge.Artifact, map[string]any) (string, error) {
+	return func(ctx context.Context, fa forge.Artifact, args map[string]any) (string, error) {
+		a, ok := fa.(A)
+		if !ok || isNil(fa) {
+			id := "<nil>"
+			if !isNil(fa) {
+				id = fa.ID()
+			}
+			return fmt.Sprintf("Error: tool call %s results are not a %s instance", id, kind), nil
+		}
+		return fn(ctx, a, args)
+	}
+}
+
+// isNil reports a nil interface or a typed nil pointer inside one.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}
