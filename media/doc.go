@@ -44,5 +44,10 @@
 // JSON (MarshalJSON) carries the metadata, never the bytes. [Media.Record]
 // adds the reader's [Descriptor] (tags "media:in-memory", "media:file",
 // "media:http"); [FromRecord] rebuilds the Media, resolving only the reader
-// kinds [ResolveOptions] allows.
+// kinds [ResolveOptions] allows. Credentials are never persisted (an HTTP
+// reader's headers and URL userinfo); a URL's query string is.
+//
+// A reader's Size is a hint for sizing buffers, never trusted for a result:
+// a server's Content-Length or a custom reader may be wrong, and a file may
+// change.
 package media

@@ -32,7 +32,7 @@ var (
 	// ErrInvalidInitialMediaValue: [New] or a factory was given bad input.
 	// The cause is a *[ValidationError] naming every field at fault.
 	ErrInvalidInitialMediaValue = &Error{Code: CodeInvalidInitialMediaValue, Status: 500, Fatal: true}
-	// ErrNotAMediaReader: the Reader was nil (or a typed nil pointer).
+	// ErrNotAMediaReader: the Reader was nil (or a nil pointer).
 	ErrNotAMediaReader = &Error{Code: CodeNotAMediaReader, Status: 500, Fatal: true}
 	// ErrReaderNotDescribable: persisting a reader that cannot describe itself.
 	ErrReaderNotDescribable = &Error{Code: CodeReaderNotDescribable, Status: 422}

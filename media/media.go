@@ -202,18 +202,17 @@ func New(raw Raw) (*Media, error) {
 	}, nil
 }
 
-// isNil reports a nil interface or an interface holding a nil pointer, map,
-// func, chan or slice: all of them would panic on Open.
+// isNil reports "no reader": a nil interface, or a nil pointer in one (the
+// typed-nil trap, `var r *MyReader; Raw{Reader: r}`), whose methods almost
+// always dereference it. Other nil-able kinds are not refused: a nil slice or
+// map type can be a perfectly good (empty) reader. (forge has a similar
+// helper for tools; media sits below forge, so they cannot share one.)
 func isNil(r Reader) bool {
 	if r == nil {
 		return true
 	}
 	v := reflect.ValueOf(r)
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Func, reflect.Chan, reflect.Slice, reflect.Interface:
-		return v.IsNil()
-	}
-	return false
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
 // ID is the media id.

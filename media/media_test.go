@@ -1,8 +1,11 @@
 package media_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -157,6 +160,30 @@ func TestNewInvalid(t *testing.T) {
 				t.Errorf("errors.Is(ErrNotAMediaReader) = %v, want %v", !wantReader, wantReader)
 			}
 		})
+	}
+}
+
+// sliceReader is a Reader whose nil value is a usable empty reader: only a
+// nil interface or nil pointer counts as "no reader".
+type sliceReader []byte
+
+func (s sliceReader) Open(context.Context) (io.ReadCloser, error) {
+	return io.NopCloser(bytes.NewReader(s)), nil
+}
+func (s sliceReader) Size() int64 { return int64(len(s)) }
+
+func TestNilSliceReaderIsAReader(t *testing.T) {
+	raw := validRaw()
+	raw.Reader = sliceReader(nil)
+	m, err := media.New(raw)
+	if err != nil {
+		t.Fatalf("New with a nil sliceReader: %v", err)
+	}
+	if b, err := m.Bytes(t.Context(), 0); err != nil || len(b) != 0 {
+		t.Errorf("Bytes = %q, %v", b, err)
+	}
+	if mime, err := media.Sniff(t.Context(), sliceReader(nil)); err != nil || mime == "" {
+		t.Errorf("Sniff = %q, %v", mime, err)
 	}
 }
 

@@ -59,7 +59,7 @@ func NewHTTPReader(rawURL string, opts *HTTPOptions) (*HTTPReader, error) {
 	return r, nil
 }
 
-// URL is the URL fetched.
+// URL is the URL fetched, userinfo included (unlike [HTTPReader.Describe]).
 func (r *HTTPReader) URL() string { return r.url.String() }
 
 // MaxBytes is the size limit, 0 for none.
@@ -110,9 +110,17 @@ type httpLocator struct {
 }
 
 // Describe returns [TagHTTP] and {"url": ..., "maxBytes": n}. The client and
-// headers are not persisted; [ResolveReader] supplies a client.
+// headers are not persisted, and neither is the URL's userinfo
+// ("user:secret@"): all three often hold credentials, which
+// [ResolveReader]'s [ResolveOptions] supply again (a client, or an
+// Authorization header). The query string is persisted as-is, since the
+// URL does not work without it: a URL that carries a token in its query (a
+// pre-signed link) puts that token in the record, so persist such media
+// with another reader or keep the record as secret as the token.
 func (r *HTTPReader) Describe() (tag string, locator json.RawMessage, ok bool) {
-	b, err := json.Marshal(httpLocator{URL: r.url.String(), MaxBytes: r.maxBytes})
+	u := *r.url
+	u.User = nil
+	b, err := json.Marshal(httpLocator{URL: u.String(), MaxBytes: r.maxBytes})
 	if err != nil {
 		return "", nil, false
 	}

@@ -317,6 +317,8 @@ func TestDescribeAndResolve(t *testing.T) {
 	os.WriteFile(path, []byte("file"), 0o600)
 	fr, _ := media.NewFileReader(path)
 	hr, _ := media.NewHTTPReader("https://example.com/a.png?x=1", &media.HTTPOptions{MaxBytes: 10, Header: http.Header{"Authorization": {"secret"}}})
+	cred, _ := media.NewHTTPReader("https://user:secret@example.com/a.png?token=t0k", nil)
+	bareUser, _ := media.NewHTTPReader("http://user@example.com:8080/", nil)
 
 	tests := []struct {
 		name    string
@@ -327,6 +329,9 @@ func TestDescribeAndResolve(t *testing.T) {
 		{"memory", media.NewMemoryReader([]byte("hi")), media.TagInMemory, `{"bytesBase64":"aGk="}`},
 		{"file", fr, media.TagFile, `{"path":` + strconv.Quote(path) + `}`},
 		{"http", hr, media.TagHTTP, `{"url":"https://example.com/a.png?x=1","maxBytes":10}`},
+		// Userinfo is credentials, dropped like headers; the query is kept.
+		{"http userinfo", cred, media.TagHTTP, `{"url":"https://example.com/a.png?token=t0k"}`},
+		{"http user only", bareUser, media.TagHTTP, `{"url":"http://example.com:8080/"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
