@@ -24,7 +24,9 @@
 // events. Handler errors, panics (a [PanicError] with the stack) and the
 // tool's Timeout become [ErrToolDownstreamError] with the cause kept, while
 // cancellation of the caller's context is returned as such. Schemas are
-// resolved once, at construction.
+// resolved once, at construction, or on first use for tools built with
+// [ToolOptions].LazySchema (generated schemas forged in bulk, most never
+// called).
 //
 // # Tool calls
 //

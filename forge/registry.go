@@ -37,7 +37,7 @@ func NewRegistry(tools ...*Tool) (*Registry, error) {
 // overwrite, which keeps the original position. A nil t is
 // ErrInvalidInitialToolValue.
 func (r *Registry) Register(t *Tool, overwrite bool) error {
-	if t == nil || t.v == nil {
+	if !t.constructed() {
 		return ErrInvalidInitialToolValue.With(nil, "forge: register: nil or unconstructed tool")
 	}
 	r.mu.Lock()

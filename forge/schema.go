@@ -14,7 +14,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// validator holds a tool's schema, resolved once at construction.
+// validator holds a tool's schema, resolved once: at construction, or on
+// first use for a LazySchema tool.
 type validator struct {
 	schema      *jsonschema.Schema
 	root        *jsonschema.Resolved
@@ -41,41 +42,70 @@ type diagnostics struct {
 // validator and the schema document to publish.
 func newValidator(raw json.RawMessage, derived *jsonschema.Schema) (*validator, json.RawMessage, error) {
 	s := derived
-	var doc []byte
 	if s == nil {
 		s = new(jsonschema.Schema)
 		if err := json.Unmarshal(raw, s); err != nil {
 			return nil, nil, fmt.Errorf("not a JSON Schema document: %v", err)
 		}
-		var buf bytes.Buffer
-		if err := json.Compact(&buf, raw); err != nil {
-			return nil, nil, err
-		}
-		doc = buf.Bytes()
-	} else {
-		b, err := json.Marshal(s)
-		if err != nil {
-			return nil, nil, err
-		}
-		doc = b
 	}
+	doc, err := schemaDoc(raw, derived)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := resolveSchema(s, doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	return v, doc, nil
+}
+
+// schemaDoc is the schema document to publish: raw compacted, or derived
+// encoded.
+func schemaDoc(raw json.RawMessage, derived *jsonschema.Schema) (json.RawMessage, error) {
+	if derived != nil {
+		return json.Marshal(derived)
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(raw))
+	if err := json.Compact(&buf, raw); err != nil {
+		return nil, fmt.Errorf("not a JSON Schema document: %v", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// resolveDoc is the validator of a LazySchema tool: derived, or else its
+// published document parsed.
+func resolveDoc(doc json.RawMessage, derived *jsonschema.Schema) (*validator, error) {
+	s := derived
+	if s == nil {
+		s = new(jsonschema.Schema)
+		if err := json.Unmarshal(doc, s); err != nil {
+			return nil, fmt.Errorf("not a JSON Schema document: %v", err)
+		}
+	}
+	return resolveSchema(s, doc)
+}
+
+// resolveSchema checks that s describes an object and resolves it; doc is
+// its published document.
+func resolveSchema(s *jsonschema.Schema, doc json.RawMessage) (*validator, error) {
 	if !(s.Type == "object" || len(s.Types) == 1 && s.Types[0] == "object") {
 		got := s.Type
 		if got == "" && len(s.Types) > 0 {
 			got = strings.Join(s.Types, ",")
 		}
-		return nil, nil, fmt.Errorf("root type must be \"object\", got %q", got)
+		return nil, fmt.Errorf("root type must be \"object\", got %q", got)
 	}
 	r, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	v := &validator{schema: s, root: r, hasDefaults: bytes.Contains(doc, []byte(`"default"`))}
 	if v.hasDefaults {
 		v.defaults, v.topDefaultsOnly = rootDefaults(s)
 	}
 	v.diag = sync.OnceValue(v.buildDiagnostics)
-	return v, doc, nil
+	return v, nil
 }
 
 func (v *validator) buildDiagnostics() *diagnostics {

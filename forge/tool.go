@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"reflect"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -174,6 +175,16 @@ type ToolOptions struct {
 	OnCollision  Collision      // "" means CollisionThrow
 	Meta         map[string]any // handed to the handler
 	Timeout      time.Duration  // per-call limit; 0 means none beyond the caller's context
+	// LazySchema declares the schema machine-generated and trusted, and
+	// defers parsing and resolving it to the tool's first Validate or
+	// Execute: construction only compacts the document (or, for a typed
+	// tool, encodes the derived schema), which Schema and Definition
+	// publish at once. Worth it for tools built in bulk of which few are
+	// called, like the artifact_* tools forged every iteration. A schema
+	// that does not resolve then fails every call with
+	// ErrInvalidInitialToolValue (the message construction would have
+	// given) instead of failing construction.
+	LazySchema bool
 }
 
 // SchemaCustomizer lets the argument type of a typed tool refine the schema
@@ -193,12 +204,15 @@ type Tool struct {
 	opts              ToolOptions
 	handler           Handler
 	artifactHandler   ArtifactHandler
-	v                 *validator
+	// v is the resolved schema; nil for a LazySchema tool, whose lazy
+	// resolves it once, on first use.
+	v    *validator
+	lazy func() (*validator, error)
 	// decode turns validated arguments into a *A for the typed handler
 	// (from raw, patched with the root defaults that were filled in, or
 	// from args re-encoded when nested defaults may apply) and typed calls
 	// the handler with it; both are nil for untyped tools.
-	decode func(raw json.RawMessage, args map[string]any, added applied) (any, error)
+	decode func(v *validator, raw json.RawMessage, args map[string]any, added applied) (any, error)
 	typed  func(ctx context.Context, a any, inv Invocation) (Output, error)
 }
 
@@ -241,7 +255,7 @@ func NewTypedTool[A any](name, description string, h TypedHandler[A], opts *Tool
 		}
 	}
 	return newTool(&p, name, description, nil, s, opts, func(t *Tool) {
-		t.decode = func(raw json.RawMessage, args map[string]any, added applied) (any, error) {
+		t.decode = func(v *validator, raw json.RawMessage, args map[string]any, added applied) (any, error) {
 			a := new(A) // a pointer boxes into the any without a copy
 			src := []byte(raw)
 			if added.all {
@@ -260,7 +274,7 @@ func NewTypedTool[A any](name, description string, h TypedHandler[A], opts *Tool
 			if added.mask != 0 {
 				// Only root defaults were filled in: decode just those
 				// over the struct, leaving the raw values' precision alone.
-				if err := json.Unmarshal(t.v.defaultsPatch(added.mask), a); err != nil {
+				if err := json.Unmarshal(v.defaultsPatch(added.mask), a); err != nil {
 					return nil, argsError(name, []string{decodeProblem(err)})
 				}
 			}
@@ -318,10 +332,24 @@ func newTool(p *problems, name, description string, schema json.RawMessage, deri
 		o.Meta = nil
 	}
 	var v *validator
+	var lazy func() (*validator, error)
 	var doc json.RawMessage
-	if derived == nil && len(schema) == 0 {
+	switch {
+	case derived == nil && len(schema) == 0:
 		p.add("schema: required")
-	} else {
+	case o.LazySchema:
+		var err error
+		if doc, err = schemaDoc(schema, derived); err != nil {
+			p.add("schema: %v", err)
+		}
+		lazy = sync.OnceValues(func() (*validator, error) {
+			v, err := resolveDoc(doc, derived)
+			if err != nil {
+				return nil, (&problems{"schema: " + err.Error()}).err(ErrInvalidInitialToolValue, name)
+			}
+			return v, nil
+		})
+	default:
 		var err error
 		v, doc, err = newValidator(schema, derived)
 		if err != nil {
@@ -331,9 +359,23 @@ func newTool(p *problems, name, description string, schema json.RawMessage, deri
 	if err := p.err(ErrInvalidInitialToolValue, name); err != nil {
 		return nil, err
 	}
-	t := &Tool{name: name, description: description, schema: doc, opts: o, v: v}
+	t := &Tool{name: name, description: description, schema: doc, opts: o, v: v, lazy: lazy}
 	set(t)
 	return t, nil
+}
+
+// constructed reports whether t came from a constructor.
+func (t *Tool) constructed() bool { return t != nil && (t.v != nil || t.lazy != nil) }
+
+// validator returns t's resolved schema, resolving a LazySchema on first use.
+func (t *Tool) validator() (*validator, error) {
+	switch {
+	case !t.constructed():
+		return nil, ErrInvalidToolArgs.With(nil, "forge: nil or unconstructed tool")
+	case t.v != nil:
+		return t.v, nil
+	}
+	return t.lazy()
 }
 
 func validToolName(s string) bool {
@@ -423,15 +465,16 @@ func (t *Tool) Validate(raw json.RawMessage) (map[string]any, error) {
 
 // prepare validates raw and, for a typed tool, decodes it.
 func (t *Tool) prepare(raw json.RawMessage) (args map[string]any, typedArgs any, err error) {
-	if t == nil || t.v == nil {
-		return nil, nil, ErrInvalidToolArgs.With(nil, "forge: nil or unconstructed tool")
+	v, err := t.validator()
+	if err != nil {
+		return nil, nil, err
 	}
-	args, added, err := t.v.validate(t.name, raw)
+	args, added, err := v.validate(t.name, raw)
 	if err != nil {
 		return nil, nil, err
 	}
 	if t.decode != nil {
-		if typedArgs, err = t.decode(raw, args, added); err != nil {
+		if typedArgs, err = t.decode(v, raw, args, added); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"io"
 	"os"
+	"strconv"
 	"testing"
+
+	"github.com/ebbforge/adk/forge"
 )
 
 // benchArtifact spools the file named by SPOOLEDARTIFACT_BENCH_FILE (see
@@ -105,3 +108,33 @@ func BenchmarkGrepRegexPrefix(b *testing.B)  { benchGrep(b, `status=20[36]`) }
 func BenchmarkGrepRegexInfix(b *testing.B)   { benchGrep(b, `id=[0-9]*99 `) }
 func BenchmarkGrepRegexNoLit(b *testing.B)   { benchGrep(b, `[0-9]{3}"`) }
 func BenchmarkGrepRegexIgnCase(b *testing.B) { benchGrep(b, `(?i)error`) }
+
+// BenchmarkForgeTools forges the base artifact_* tools over n plain
+// artifact calls, as the turn runner does whenever the set of artifact
+// calls changes.
+func BenchmarkForgeTools(b *testing.B) {
+	for _, n := range []int{1, 8, 64} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			s := NewMemoryStore()
+			calls := make([]*forge.ToolCall, n)
+			for i := range calls {
+				id := "call_" + strconv.Itoa(i)
+				a, err := SpoolString(context.Background(), s, id, nil, "x\ny\n")
+				if err != nil {
+					b.Fatal(err)
+				}
+				calls[i] = makeCall(b, id, a, false)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				reg, err := ForgeTools(calls, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if reg.Len() != 7 {
+					b.Fatalf("%d tools", reg.Len())
+				}
+			}
+		})
+	}
+}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
+	"sync"
 
 	"github.com/ebbforge/adk/forge"
 )
@@ -18,27 +21,40 @@ const CallIDDescription = "ToolCall id of the artifact to query."
 
 // artifactCall is one call whose result the forged tools can query.
 type artifactCall struct {
-	id   string
+	call *forge.ToolCall
 	art  forge.Artifact
-	kind Kind // nil: the base methods only
 }
 
 // ArtifactCalls returns, in order and without duplicate ids (the first
 // wins), the calls of calls the forged tools can query: complete or not,
 // not produced by an artifact tool, with exactly one artifact as results.
 func ArtifactCalls(calls []*forge.ToolCall) []*forge.ToolCall {
-	var out []*forge.ToolCall
-	seen := map[string]bool{}
+	list := artifactCalls(calls)
+	if len(list) == 0 {
+		return nil
+	}
+	out := make([]*forge.ToolCall, len(list))
+	for i, c := range list {
+		out[i] = c.call
+	}
+	return out
+}
+
+// artifactCalls is ArtifactCalls with each call's artifact.
+func artifactCalls(calls []*forge.ToolCall) []artifactCall {
+	var out []artifactCall
+	seen := make(map[string]bool, len(calls))
 	for _, c := range calls {
 		if c == nil || c.FromArtifactTool() || seen[c.ID()] {
 			continue
 		}
-		res := c.Results()
-		if res.Kind() != forge.ResultArtifacts || len(res.Artifacts()) != 1 || res.Artifacts()[0] == nil {
+		res := c.Results() // a copy: take it once
+		arts := res.Artifacts()
+		if res.Kind() != forge.ResultArtifacts || len(arts) != 1 || arts[0] == nil {
 			continue
 		}
 		seen[c.ID()] = true
-		out = append(out, c)
+		out = append(out, artifactCall{call: c, art: arts[0]})
 	}
 	return out
 }
@@ -65,59 +81,124 @@ func KindOf(a forge.Artifact) Kind {
 // named like a base tool overrides it for that kind's artifacts (one tool,
 // dispatching per artifact; its schema is the base one's). With no
 // artifacts the registry is empty.
+//
+// The turn runner forges anew whenever the artifacts change, and a forged
+// tool is rarely called, so the tools are built with forge's LazySchema:
+// their schema documents are assembled from cached pieces and only
+// resolved on a tool's first call. A kind method whose Params are not a
+// JSON object fails ForgeTools; one whose schema is otherwise unusable
+// (a bad pattern, a default of the wrong type) fails each call of its tool
+// with forge.ErrInvalidInitialToolValue.
 func ForgeTools(calls []*forge.ToolCall, opts *ForgeOptions) (*forge.Registry, error) {
 	_ = opts
-	type forged struct {
-		def  Method
-		ids  []string
-		byID map[string]Method
+	base := baseForge()
+	if base.err != nil {
+		return nil, base.err
 	}
-	var order []string
-	tools := map[string]*forged{}
-	arts := map[string]forge.Artifact{}
-	for _, c := range ArtifactCalls(calls) {
-		a := c.Results().Artifacts()[0]
-		arts[c.ID()] = a
-		for _, m := range EffectiveMethods(KindOf(a)) {
-			f := tools[m.Tool]
-			if f == nil {
-				f = &forged{def: m, byID: map[string]Method{}}
-				tools[m.Tool] = f
-				order = append(order, m.Tool)
+	// kindTool is a tool a Kind adds: the first artifact's method
+	// defines it, and only the artifacts of kinds with it may be queried.
+	type kindTool struct {
+		def Method
+		ids []string
+	}
+	var (
+		ids       []string
+		entries   = map[string]artifactEntry{}
+		kindTools = map[string]*kindTool{}
+		kindOrder []string
+	)
+	queryable := artifactCalls(calls)
+	ids = make([]string, 0, len(queryable))
+	for _, c := range queryable {
+		a, id := c.art, c.call.ID()
+		ids = append(ids, id)
+		var own []Method
+		if k := KindOf(a); k != nil {
+			own = k.Methods()
+		}
+		if len(own) == 0 {
+			entries[id] = artifactEntry{art: a, methods: base.byTool}
+			continue
+		}
+		methods := make(map[string]Method, len(base.methods)+len(own))
+		for _, m := range base.methods {
+			methods[m.Tool] = m
+		}
+		// As EffectiveMethods: own methods win by name (the last of a
+		// name), and new names add tools in the order first seen.
+		var added []string
+		for _, m := range own {
+			if _, ok := methods[m.Tool]; !ok {
+				added = append(added, m.Tool)
 			}
-			f.ids = append(f.ids, c.ID())
-			f.byID[c.ID()] = m
+			methods[m.Tool] = m
+		}
+		for _, name := range added {
+			t := kindTools[name]
+			if t == nil {
+				t = &kindTool{def: methods[name]}
+				kindTools[name] = t
+				kindOrder = append(kindOrder, name)
+			}
+			t.ids = append(t.ids, id)
+		}
+		entries[id] = artifactEntry{art: a, methods: methods}
+	}
+	if len(ids) == 0 {
+		return forge.NewRegistry()
+	}
+	allEnum, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	toolOpts := &forge.ToolOptions{Ephemeral: true, OnCollision: forge.CollisionReplace, LazySchema: true}
+	list := make([]*forge.Tool, 0, len(base.methods)+len(kindOrder))
+	add := func(m Method, tmpl schemaTemplate, enum []byte) error {
+		t, err := forge.NewArtifactTool(m.Tool, m.Description, tmpl.doc(enum), dispatchHandler(m.Tool, entries), toolOpts)
+		if err != nil {
+			return fmt.Errorf("spooledartifact: forge %s: %w", m.Tool, err)
+		}
+		list = append(list, t)
+		return nil
+	}
+	for i, m := range base.methods {
+		if err := add(m, base.templates[i], allEnum); err != nil {
+			return nil, err
 		}
 	}
-	// The base tools' definitions are the base ones even when the first
-	// artifact's kind overrides them.
-	for _, m := range BaseMethods() {
-		if f := tools[m.Tool]; f != nil {
-			f.def = m
-		}
-	}
-	var list []*forge.Tool
-	for _, name := range order {
-		f := tools[name]
-		schema, err := toolSchema(f.def, f.ids)
+	for _, name := range kindOrder {
+		t := kindTools[name]
+		tmpl, err := newSchemaTemplate(t.def)
 		if err != nil {
 			return nil, err
 		}
-		t, err := forge.NewArtifactTool(name, f.def.Description, schema, dispatchHandler(f.byID, arts),
-			&forge.ToolOptions{Ephemeral: true, OnCollision: forge.CollisionReplace})
-		if err != nil {
-			return nil, fmt.Errorf("spooledartifact: forge %s: %w", name, err)
+		enum := allEnum
+		if len(t.ids) < len(ids) { // else the same ids, in the same order
+			if enum, err = json.Marshal(t.ids); err != nil {
+				return nil, err
+			}
 		}
-		list = append(list, t)
+		if err := add(t.def, tmpl, enum); err != nil {
+			return nil, err
+		}
 	}
 	return forge.NewRegistry(list...)
 }
 
-func dispatchHandler(byID map[string]Method, arts map[string]forge.Artifact) forge.ArtifactHandler {
+// artifactEntry is a queryable artifact and its methods by tool name.
+type artifactEntry struct {
+	art     forge.Artifact
+	methods map[string]Method
+}
+
+// dispatchHandler serves tool by calling the method of that name of the
+// artifact the callId names.
+func dispatchHandler(tool string, entries map[string]artifactEntry) forge.ArtifactHandler {
 	return func(ctx context.Context, args map[string]any, inv forge.Invocation) (string, error) {
 		id, _ := args["callId"].(string)
-		m, ok := byID[id]
-		if !ok {
+		e, ok := entries[id]
+		m, has := e.methods[tool]
+		if !ok || !has {
 			return fmt.Sprintf("Error: no artifact with id %s in this turn", id), nil
 		}
 		if m.Call == nil {
@@ -129,31 +210,102 @@ func dispatchHandler(byID map[string]Method, arts map[string]forge.Artifact) for
 				rest[k] = v
 			}
 		}
-		return m.Call(ctx, arts[id], rest)
+		return m.Call(ctx, e.art, rest)
 	}
 }
 
-// toolSchema is the JSON Schema of a forged tool: m's params plus the
-// required callId enum, no other properties.
-func toolSchema(m Method, ids []string) (json.RawMessage, error) {
-	props := map[string]json.RawMessage{}
+// forgeBase is what ForgeTools needs of the base methods, built once: they
+// never change.
+type forgeBase struct {
+	methods   []Method
+	byTool    map[string]Method
+	templates []schemaTemplate // parallel to methods
+	err       error
+}
+
+// baseForge returns the immutable forgeBase; callers must not modify it.
+var baseForge = sync.OnceValue(func() *forgeBase {
+	b := &forgeBase{methods: BaseMethods(), byTool: map[string]Method{}}
+	for _, m := range b.methods {
+		b.byTool[m.Tool] = m
+		t, err := newSchemaTemplate(m)
+		if err != nil {
+			b.err = err
+		}
+		b.templates = append(b.templates, t)
+	}
+	return b
+})
+
+// schemaTemplate is a forged tool's JSON Schema document (m's params plus
+// the required callId enum, no other properties) cut around the enum's
+// value: head and tail are exactly what json.Marshal writes for the
+// document as a map, so the document is assembled with two appends.
+type schemaTemplate struct {
+	head, tail []byte
+}
+
+func newSchemaTemplate(m Method) (schemaTemplate, error) {
+	var props map[string]json.RawMessage
 	if len(m.Params) > 0 {
 		if err := json.Unmarshal(m.Params, &props); err != nil {
-			return nil, forge.ErrInvalidInitialToolValue.With(err, "spooledartifact: method %s: params are not a JSON object", m.Tool)
+			return schemaTemplate{}, forge.ErrInvalidInitialToolValue.With(err, "spooledartifact: method %s: params are not a JSON object", m.Tool)
 		}
 	}
-	callID, err := json.Marshal(map[string]any{"type": "string", "enum": ids, "description": CallIDDescription})
-	if err != nil {
-		return nil, err
+	delete(props, "callId") // ForgeTools' callId wins
+	keys := slices.Sorted(maps.Keys(props))
+	at, _ := slices.BinarySearch(keys, "callId")
+	member := func(b []byte, k string) ([]byte, error) {
+		kb, err := json.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		vb, err := json.Marshal(props[k]) // compacted and escaped as json.Marshal does
+		if err != nil {
+			return nil, forge.ErrInvalidInitialToolValue.With(err, "spooledartifact: method %s: param %s", m.Tool, k)
+		}
+		b = append(b, kb...)
+		b = append(b, ':')
+		return append(b, vb...), nil
 	}
-	props["callId"] = callID
-	required := append([]string{}, m.Required...)
-	required = append(required, "callId")
+	var t schemaTemplate
+	t.head = []byte(`{"additionalProperties":false,"properties":{`)
+	for _, k := range keys[:at] {
+		var err error
+		if t.head, err = member(t.head, k); err != nil {
+			return schemaTemplate{}, err
+		}
+		t.head = append(t.head, ',')
+	}
+	// callId's own schema, keys sorted, cut before the enum's value.
+	desc, err := json.Marshal(CallIDDescription)
+	if err != nil {
+		return schemaTemplate{}, err
+	}
+	t.head = append(t.head, `"callId":{"description":`...)
+	t.head = append(t.head, desc...)
+	t.head = append(t.head, `,"enum":`...)
+	t.tail = []byte(`,"type":"string"}`)
+	for _, k := range keys[at:] {
+		t.tail = append(t.tail, ',')
+		var err error
+		if t.tail, err = member(t.tail, k); err != nil {
+			return schemaTemplate{}, err
+		}
+	}
+	required := append(slices.Clone(m.Required), "callId")
 	sort.Strings(required)
-	return json.Marshal(map[string]any{
-		"type":                 "object",
-		"properties":           props,
-		"required":             required,
-		"additionalProperties": false,
-	})
+	rb, err := json.Marshal(required)
+	if err != nil {
+		return schemaTemplate{}, err
+	}
+	t.tail = append(t.tail, `},"required":`...)
+	t.tail = append(t.tail, rb...)
+	t.tail = append(t.tail, `,"type":"object"}`...)
+	return t, nil
+}
+
+// doc is the schema document with enum, a JSON array, as callId's enum.
+func (t schemaTemplate) doc(enum []byte) json.RawMessage {
+	return slices.Concat(t.head, enum, t.tail)
 }

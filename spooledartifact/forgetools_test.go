@@ -15,7 +15,7 @@ import (
 
 var t0 = time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 
-func makeCall(t *testing.T, id string, results any, fromArtifactTool bool) *forge.ToolCall {
+func makeCall(t testing.TB, id string, results any, fromArtifactTool bool) *forge.ToolCall {
 	t.Helper()
 	c, err := forge.NewToolCall(forge.RawToolCall{ID: id, Tool: "fetch", Args: map[string]any{},
 		Checksum: strings.Repeat("a", 64), Results: results, IsComplete: true,
