@@ -265,7 +265,7 @@ func TestGrepStreamLongLines(t *testing.T) {
 }
 
 func TestGrepRegexErrors(t *testing.T) {
-	a := New("x", newMemoryReader([]byte(greek), 0))
+	a := New("x", newMemoryReader([]byte(greek), indexShape{}))
 	tests := []struct {
 		pattern, flags string
 		want           error
@@ -310,7 +310,7 @@ func (c *countingReader) LineCount() int    { c.calls++; return c.Reader.LineCou
 
 func TestSizeHints(t *testing.T) {
 	ctx := context.Background()
-	cr := &countingReader{Reader: newMemoryReader([]byte(greek), 0)}
+	cr := &countingReader{Reader: newMemoryReader([]byte(greek), indexShape{})}
 	a := New("x", cr)
 	if a.HasSizeHints() {
 		t.Fatal("hints before SetSizeHints")
@@ -335,7 +335,7 @@ func (p plainReader) Open(ctx context.Context) (io.ReadCloser, error) { return p
 
 func TestForeignReader(t *testing.T) {
 	ctx := context.Background()
-	a := New("x", plainReader{newMemoryReader([]byte(greek+"\n"), 0)})
+	a := New("x", plainReader{newMemoryReader([]byte(greek+"\n"), indexShape{})})
 	got, err := a.Cat(ctx, 3, -1)
 	if err != nil {
 		t.Fatal(err)
@@ -352,7 +352,7 @@ func TestForeignReader(t *testing.T) {
 func TestCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	a := New("x", newMemoryReader([]byte(greek), 0))
+	a := New("x", newMemoryReader([]byte(greek), indexShape{}))
 	if _, err := a.Head(ctx, 2); !errors.Is(err, context.Canceled) {
 		t.Errorf("Head: %v", err)
 	}
@@ -370,7 +370,7 @@ func TestCancelled(t *testing.T) {
 func TestEstimateTokens(t *testing.T) {
 	ctx := context.Background()
 	text := "line one\r\nline two\r\n\r\n"
-	a := New("x", newMemoryReader([]byte(text), 0))
+	a := New("x", newMemoryReader([]byte(text), indexShape{}))
 	got, err := a.EstimateTokens(ctx, forge.EncodingCL100K)
 	if err != nil {
 		t.Fatal(err)
@@ -392,7 +392,7 @@ func TestEstimateChunked(t *testing.T) {
 	}
 	b.WriteString(strings.Repeat("x", TokenChunkBytes+5)) // no newline: forced cut
 	text := b.String()
-	n, err := estimateStream(context.Background(), newMemoryReader([]byte(text), 0),
+	n, err := estimateStream(context.Background(), newMemoryReader([]byte(text), indexShape{}),
 		func(s string) (int, error) { return len(s), nil })
 	if err != nil || n != len(text) {
 		t.Errorf("chunked count = %d, %v; want %d", n, err, len(text))

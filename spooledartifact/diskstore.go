@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"weak"
 )
 
 // DefaultSpillThreshold is the size up to which a DiskStore keeps an
@@ -24,8 +25,10 @@ type DiskOptions struct {
 	// 0 means DefaultSpillThreshold (4 MiB), a negative value spills
 	// everything to files.
 	SpillThreshold int64
-	// IndexStride is how many lines share a line-index checkpoint; 0 means
-	// DefaultIndexStride (64).
+	// IndexStride is the fewest lines between two line-index checkpoints;
+	// 0 means DefaultIndexStride (64). Checkpoints are also at least
+	// DefaultIndexSpan bytes apart, which bounds the index however short
+	// the lines.
 	IndexStride int
 	// Sync makes Write fsync a file before it replaces the old version,
 	// for durability across power loss (slower).
@@ -42,23 +45,37 @@ type DiskOptions struct {
 // directory and renamed over the old one. A Reader is a snapshot: it keeps
 // the file version it opened, so after a replace or a Delete it goes on
 // returning the old bytes (never a mix) until it is closed or collected,
-// while Read returns the new version. File names are ids percent-encoded
-// ('.', '/', '\' and every byte outside [A-Za-z0-9_-] included), so no id can
-// escape the directory. A reader of a spilled artifact holds an open file and
-// implements io.Closer: close it when done, or the descriptor is released
-// when the reader is garbage collected. Files of an earlier process are found again by Read
-// and List (their index is rebuilt on first Read); small in-memory artifacts
-// do not survive the process.
+// while Read returns the new version.
+//
+// A reader of a spilled artifact holds an open file and implements
+// io.Closer: close it when done. The store keeps track of the readers it
+// hands out, and Delete, Sweep and so Scope.Cleanup close every reader of
+// the ids they remove, so the disk space of a deleted artifact is freed at
+// once; a later query on such a reader fails with an error that matches
+// ErrNotFound. A reader that is neither closed nor deleted releases its
+// descriptor when it is garbage collected. (In-memory readers need no
+// closing and keep answering after a Delete.)
+//
+// File names are "id-" and the id in lower-case base32 ([a-z2-7], no
+// padding): no id can escape the directory, two ids never share a file on a
+// case-insensitive file system ("Call_A" and "call_a"), and no name is a
+// Windows device name ("CON", "nul"). Files of an earlier process are found
+// again by Read and List (their index is rebuilt on first Read); small
+// in-memory artifacts do not survive the process.
 type DiskStore struct {
 	dir       string
 	threshold int64
-	stride    int
+	shape     indexShape
 	sync      bool
 	now       func() time.Time
 
 	mu    sync.RWMutex
 	mem   map[string]memEntry
 	files map[string]lineIndex
+	// open holds the files of the readers handed out per id, weakly: a
+	// reader that is collected closes its own file and drops out.
+	omu  sync.Mutex // guards open, which Read updates under s.mu.RLock
+	open map[string][]weak.Pointer[os.File]
 }
 
 var _ Store = (*DiskStore)(nil)
@@ -74,14 +91,12 @@ func NewDiskStore(dir string, opts *DiskOptions) (*DiskStore, error) {
 	if o.SpillThreshold == 0 {
 		o.SpillThreshold = DefaultSpillThreshold
 	}
-	if o.IndexStride <= 0 {
-		o.IndexStride = DefaultIndexStride
-	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	return &DiskStore{dir: dir, threshold: o.SpillThreshold, stride: o.IndexStride, sync: o.Sync,
-		now: time.Now, mem: map[string]memEntry{}, files: map[string]lineIndex{}}, nil
+	return &DiskStore{dir: dir, threshold: o.SpillThreshold, shape: indexShape{stride: o.IndexStride}.norm(), sync: o.Sync,
+		now: time.Now, mem: map[string]memEntry{}, files: map[string]lineIndex{},
+		open: map[string][]weak.Pointer[os.File]{}}, nil
 }
 
 // Dir is the store's directory.
@@ -91,11 +106,7 @@ func (s *DiskStore) path(id string) (string, error) {
 	if err := ValidateID(id); err != nil {
 		return "", err
 	}
-	name := encodeID(id)
-	if len(name) > 250 {
-		return "", ErrInvalidID.With(nil, "spooledartifact: id %q is too long once encoded as a file name", id)
-	}
-	return filepath.Join(s.dir, name), nil
+	return filepath.Join(s.dir, encodeID(id)), nil
 }
 
 // Write streams r under id, replacing any previous version atomically.
@@ -112,7 +123,7 @@ func (s *DiskStore) Write(ctx context.Context, id string, r io.Reader) (Reader, 
 			return nil, err
 		}
 		if int64(head.Len()) <= s.threshold {
-			sr := newMemoryReader(head.Bytes(), s.stride)
+			sr := newMemoryReader(head.Bytes(), s.shape)
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			s.mem[id] = memEntry{r: sr, written: s.now()}
@@ -134,7 +145,7 @@ func (s *DiskStore) Write(ctx context.Context, id string, r io.Reader) (Reader, 
 		os.Remove(f.Name())
 		return nil, err
 	}
-	ib := newIndexBuilder(s.stride)
+	ib := newIndexBuilder(s.shape)
 	if _, err := spoolTo(f, ib, io.MultiReader(&head, src)); err != nil {
 		return fail(err)
 	}
@@ -151,8 +162,9 @@ func (s *DiskStore) Write(ctx context.Context, id string, r io.Reader) (Reader, 
 	}
 	s.files[id] = idx
 	delete(s.mem, id)
+	s.track(id, f)
 	s.mu.Unlock()
-	return &spoolReader{f: f, idx: idx}, nil
+	return &spoolReader{f: &snapFile{f}, idx: idx}, nil
 }
 
 // spoolBuf is the copy buffer of a spill.
@@ -196,6 +208,9 @@ func (s *DiskStore) Read(ctx context.Context, id string) (Reader, error) {
 	}
 	idx, known := s.files[id]
 	f, err := os.Open(path) // under the lock: the version matches idx
+	if err == nil {
+		s.track(id, f) // before Delete can run
+	}
 	s.mu.RUnlock()
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -203,12 +218,13 @@ func (s *DiskStore) Read(ctx context.Context, id string) (Reader, error) {
 		}
 		return nil, err
 	}
+	sf := &snapFile{f}
 	if known {
-		return &spoolReader{f: f, idx: idx}, nil
+		return &spoolReader{f: sf, idx: idx}, nil
 	}
 	// A file of an earlier process: rebuild its index from the open file.
-	ib := newIndexBuilder(s.stride)
-	if _, err := io.CopyBuffer(ib, ctxReader{ctx, f}, make([]byte, spoolBuf)); err != nil {
+	ib := newIndexBuilder(s.shape)
+	if _, err := io.CopyBuffer(ib, ctxReader{ctx, io.NewSectionReader(sf, 0, 1<<62)}, make([]byte, spoolBuf)); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -222,7 +238,34 @@ func (s *DiskStore) Read(ctx context.Context, id string) (Reader, error) {
 		}
 	}
 	s.mu.Unlock()
-	return &spoolReader{f: f, idx: idx}, nil
+	return &spoolReader{f: sf, idx: idx}, nil
+}
+
+// track records f as the file of a reader of id; s.mu is held (read or
+// write). Entries of collected readers are dropped on the way.
+func (s *DiskStore) track(id string, f *os.File) {
+	s.omu.Lock()
+	defer s.omu.Unlock()
+	live := s.open[id][:0]
+	for _, w := range s.open[id] {
+		if w.Value() != nil {
+			live = append(live, w)
+		}
+	}
+	s.open[id] = append(live, weak.Make(f))
+}
+
+// release closes the files of every reader of id; s.mu is held for writing.
+func (s *DiskStore) release(id string) {
+	s.omu.Lock()
+	files := s.open[id]
+	delete(s.open, id)
+	s.omu.Unlock()
+	for _, w := range files {
+		if f := w.Value(); f != nil {
+			f.Close()
+		}
+	}
 }
 
 // Delete removes id and reports whether it existed. Open readers keep their
@@ -240,6 +283,7 @@ func (s *DiskStore) Delete(ctx context.Context, id string) (bool, error) {
 	_, inMem := s.mem[id]
 	delete(s.mem, id)
 	delete(s.files, id)
+	s.release(id)
 	err = os.Remove(path)
 	switch {
 	case err == nil:
@@ -320,6 +364,7 @@ func (s *DiskStore) Sweep(ctx context.Context, olderThan time.Time) (int, error)
 		}
 		if err := os.Remove(filepath.Join(s.dir, e.Name())); err == nil {
 			delete(s.files, id)
+			s.release(id)
 			n++
 		}
 	}

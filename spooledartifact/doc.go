@@ -10,12 +10,15 @@
 //
 // [NewMemoryStore] keeps bytes in memory; [NewDiskStore] keeps small
 // artifacts in memory and streams big ones (above 4 MiB by default) to files,
-// building a sparse line index in the same pass (one checkpoint every 64
-// lines), so memory stays bounded however large the artifact. Writing an id
-// again replaces it atomically, and readers are snapshots. Ids are validated
-// ([ValidateID]) and percent-encoded on disk: no path traversal. A [Scope]
-// prefixes a turn's ids and deletes them all on [Scope.Cleanup]; both stores
-// have Sweep for a TTL policy the caller schedules.
+// building a sparse line index in the same pass (at most one checkpoint per
+// 64 KiB, see [DefaultIndexSpan]), so memory stays bounded however large the
+// artifact and however dense its newlines. Writing an id again replaces it
+// atomically, and readers are snapshots. Ids are validated ([ValidateID])
+// and base32-encoded on disk: no path traversal, no case-folding collisions,
+// no device names. A [Scope] prefixes a turn's ids and deletes them all on
+// [Scope.Cleanup], closing the files of their readers so the disk space is
+// freed at once; both stores have Sweep for a TTL policy the caller
+// schedules.
 //
 //	store, _ := spooledartifact.NewDiskStore(dir, nil)
 //	turn := spooledartifact.NewScope(store, turnID, nil)

@@ -18,7 +18,8 @@ func naiveLines(s string) []string {
 }
 
 // FuzzLineIndex checks every store path (memory, disk with the default and a
-// tiny threshold, sparse strides 1..3 and the default) against a naive split.
+// tiny threshold, checkpoint strides 1..4 and spans 1..8 bytes, and the
+// defaults) against a naive split.
 func FuzzLineIndex(f *testing.F) {
 	for _, s := range []string{"", "\n", "a", "a\nb\n", "\r\n\r\n", "x\n\n\ny", "bad\xff\n\xfe", greek} {
 		f.Add(s, uint8(0), 3, 1)
@@ -26,17 +27,19 @@ func FuzzLineIndex(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string, stride uint8, start, n int) {
 		ctx := context.Background()
 		want := naiveLines(text)
-		st := int(stride%4) + 1
+		// Small strides and spans put a checkpoint at nearly every line;
+		// stride >= 128 uses the defaults.
+		shape := indexShape{stride: int(stride%4) + 1, span: int64(stride/4%8) + 1}
 		if stride >= 128 {
-			st = DefaultIndexStride
+			shape = indexShape{}.norm()
 		}
-		disk, err := NewDiskStore(t.TempDir(), &DiskOptions{SpillThreshold: -1, IndexStride: st})
+		disk, err := NewDiskStore(t.TempDir(), &DiskOptions{SpillThreshold: -1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		small, _ := NewDiskStore(t.TempDir(), &DiskOptions{SpillThreshold: 2, IndexStride: st})
+		small, _ := NewDiskStore(t.TempDir(), &DiskOptions{SpillThreshold: 2})
 		mem := NewMemoryStore()
-		mem.stride = st
+		disk.shape, small.shape, mem.shape = shape, shape, shape
 		for name, s := range map[string]Store{"memory": mem, "disk": disk, "disk-small": small} {
 			r, err := WriteString(ctx, s, "f", text)
 			if err != nil {
@@ -99,7 +102,7 @@ func FuzzGrep(f *testing.F) {
 			}
 		}
 		ctx := context.Background()
-		mem := New("m", newMemoryReader([]byte(text), 0))
+		mem := New("m", newMemoryReader([]byte(text), indexShape{}))
 		disk, _ := NewDiskStore(t.TempDir(), &DiskOptions{SpillThreshold: -1})
 		r, err := WriteString(ctx, disk, "d", text)
 		if err != nil {

@@ -1,17 +1,22 @@
 package spooledartifact
 
 import (
+	"encoding/base32"
 	"strings"
 	"unicode/utf8"
 )
 
-// MaxIDLength is the longest id a store accepts, in bytes.
-const MaxIDLength = 200
+// MaxIDLength is the longest id a store accepts, in bytes. It is what keeps
+// every id's file name (see encodeID) within the 255 bytes file systems
+// allow: 3 + ceil(150*8/5) = 243.
+const MaxIDLength = 150
 
 // ValidateID reports whether id is acceptable to every store: non-empty, at
 // most MaxIDLength bytes, valid UTF-8, with no NUL or other control
-// character. Path syntax ("..", "/", "\") is allowed in ids because the disk
-// store never uses an id as a path: it encodes it (see encodeID).
+// character. An id that passes is accepted by both stores of this package.
+// Path syntax ("..", "/", "\") and names such as "CON" are allowed in ids
+// because the disk store never uses an id as a path: it encodes it (see
+// NewDiskStore).
 func ValidateID(id string) error {
 	switch {
 	case id == "":
@@ -29,63 +34,34 @@ func ValidateID(id string) error {
 	return nil
 }
 
-// encodeID maps a valid id to a single, safe file name: every byte outside
-// [A-Za-z0-9_-] becomes %XX. '.', '/' and '\' are always encoded, so no
-// encoded name is "." or "..", none holds a separator and none starts with
-// '.', which keeps them apart from the store's temporary files.
+// idPrefix starts every file name of an artifact. It keeps the names apart
+// from the store's temporary files and from stray files, and no Windows
+// device name (CON, NUL, COM1...) starts with it.
+const idPrefix = "id-"
+
+// idEncoding is lower-case base32 without padding: names use only [a-z2-7],
+// so two ids never map to names that differ only in case (case-insensitive
+// file systems keep them apart) and no name holds a separator or a dot.
+var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// encodeID maps a valid id to its file name, injectively.
 func encodeID(id string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	b.Grow(len(id))
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
-	}
-	return b.String()
+	return idPrefix + idEncoding.EncodeToString([]byte(id))
 }
 
 // decodeID reverses encodeID; ok is false for names encodeID never makes.
 func decodeID(name string) (string, bool) {
-	var b strings.Builder
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		if c != '%' {
-			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-				return "", false
-			}
-			b.WriteByte(c)
-			continue
-		}
-		if i+2 >= len(name) {
-			return "", false
-		}
-		hi, ok1 := unhex(name[i+1])
-		lo, ok2 := unhex(name[i+2])
-		if !ok1 || !ok2 {
-			return "", false
-		}
-		b.WriteByte(hi<<4 | lo)
-		i += 2
+	rest, ok := strings.CutPrefix(name, idPrefix)
+	if !ok {
+		return "", false
 	}
-	id := b.String()
+	b, err := idEncoding.DecodeString(rest)
+	if err != nil {
+		return "", false
+	}
+	id := string(b)
 	if ValidateID(id) != nil || encodeID(id) != name {
 		return "", false
 	}
 	return id, true
-}
-
-func unhex(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
 }

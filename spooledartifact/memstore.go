@@ -15,7 +15,7 @@ import (
 type MemoryStore struct {
 	mu      sync.RWMutex
 	entries map[string]memEntry
-	stride  int
+	shape   indexShape
 	now     func() time.Time
 }
 
@@ -28,7 +28,7 @@ var _ Store = (*MemoryStore)(nil)
 
 // NewMemoryStore returns an empty in-memory store.
 func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{entries: map[string]memEntry{}, stride: DefaultIndexStride, now: time.Now}
+	return &MemoryStore{entries: map[string]memEntry{}, now: time.Now}
 }
 
 // Write drains r into memory under id, replacing any previous entry; readers
@@ -42,7 +42,7 @@ func (s *MemoryStore) Write(ctx context.Context, id string, r io.Reader) (Reader
 	if _, err := io.Copy(&buf, ctxReader{ctx, r}); err != nil {
 		return nil, err
 	}
-	sr := newMemoryReader(buf.Bytes(), s.stride)
+	sr := newMemoryReader(buf.Bytes(), s.shape)
 	s.mu.Lock()
 	s.entries[id] = memEntry{r: sr, written: s.now()}
 	s.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -21,11 +22,13 @@ type LineRanger interface {
 }
 
 // spoolReader is the Reader of both stores: bytes in memory (data) or in a
-// file (f), plus a sparse line index. It is a snapshot: replacing or
-// deleting the id in the store never changes what it returns.
+// file (f), plus a sparse line index. It is a snapshot: replacing the id in
+// the store never changes what it returns. A DiskStore closes the file of
+// every reader of an id when it deletes the id; reads then fail with an
+// error that matches ErrNotFound.
 type spoolReader struct {
-	data []byte   // in-memory content, nil when f is set
-	f    *os.File // on-disk content
+	data []byte    // in-memory content, nil when f is set
+	f    *snapFile // on-disk content
 	idx  lineIndex
 
 	closeOnce sync.Once
@@ -36,8 +39,24 @@ var (
 	_ LineRanger = (*spoolReader)(nil)
 )
 
-func newMemoryReader(data []byte, stride int) *spoolReader {
-	b := newIndexBuilder(stride)
+// errDeleted is what a read of a spilled reader returns once its store
+// deleted the artifact (and closed the file).
+var errDeleted = fmt.Errorf("%w: the artifact was deleted from its store", ErrNotFound)
+
+// snapFile is a reader's open file; a read after the store closed it
+// reports errDeleted rather than os.ErrClosed.
+type snapFile struct{ f *os.File }
+
+func (s *snapFile) ReadAt(p []byte, off int64) (int, error) {
+	n, err := s.f.ReadAt(p, off)
+	if errors.Is(err, os.ErrClosed) {
+		err = errDeleted
+	}
+	return n, err
+}
+
+func newMemoryReader(data []byte, shape indexShape) *spoolReader {
+	b := newIndexBuilder(shape)
 	_, _ = b.Write(data)
 	return &spoolReader{data: data, idx: b.done()}
 }
@@ -46,12 +65,16 @@ func (r *spoolReader) ByteLength() int64 { return r.idx.size }
 func (r *spoolReader) LineCount() int    { return r.idx.lines }
 
 // Close releases the file of an on-disk reader (a no-op in memory). Without
-// it the descriptor is released when the reader is garbage collected.
+// it the descriptor is released when the reader is garbage collected or
+// when the store deletes the artifact, whichever comes first.
 func (r *spoolReader) Close() error {
 	var err error
 	r.closeOnce.Do(func() {
 		if r.f != nil {
-			err = r.f.Close()
+			err = r.f.f.Close()
+			if errors.Is(err, os.ErrClosed) { // the store closed it first
+				err = nil
+			}
 		}
 	})
 	return err
@@ -96,6 +119,12 @@ func (s *fileStream) Close() error                            { return nil }
 
 // Lines streams [start, end) after one index seek.
 func (r *spoolReader) Lines(ctx context.Context, start, end int, fn func(int, []byte) error) error {
+	return r.lines(ctx, start, end, -1, func(i int, line []byte, _ bool) error { return fn(i, line) })
+}
+
+// lines is Lines with a cap: with limit >= 0 a line longer than limit bytes
+// is cut to its first limit bytes (cut is true) and never held whole.
+func (r *spoolReader) lines(ctx context.Context, start, end, limit int, fn func(i int, line []byte, cut bool) error) error {
 	start = max(start, 0)
 	end = min(end, r.idx.lines)
 	if start >= end {
@@ -106,13 +135,17 @@ func (r *spoolReader) Lines(ctx context.Context, start, end int, fn func(int, []
 	}
 	line, off := r.idx.checkpoint(start)
 	if r.f == nil {
-		return r.memLines(ctx, line, off, start, end, fn)
+		return r.memLines(ctx, line, off, start, end, limit, fn)
 	}
-	return r.fileLines(ctx, line, off, start, end, fn)
+	return r.fileLines(ctx, line, off, start, end, limit, fn)
 }
 
-func (r *spoolReader) memLines(ctx context.Context, line int, off int64, start, end int, fn func(int, []byte) error) error {
+func (r *spoolReader) memLines(ctx context.Context, line int, off int64, start, end, limit int, fn func(int, []byte, bool) error) error {
 	rest := r.data[off:]
+	if k := start - line; k > 0 {
+		q, _ := skipLines(rest, k) // the index says line start exists
+		rest, line = rest[q:], start
+	}
 	for ; line < end; line++ {
 		q := bytes.IndexByte(rest, '\n')
 		cur := rest
@@ -121,22 +154,49 @@ func (r *spoolReader) memLines(ctx context.Context, line int, off int64, start, 
 		} else {
 			rest = nil
 		}
-		if line < start {
-			continue
-		}
 		if line&1023 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		if err := fn(line, cur); err != nil {
+		cut := limit >= 0 && len(cur) > limit
+		if cut {
+			cur = cur[:limit]
+		}
+		if err := fn(line, cur, cut); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (r *spoolReader) fileLines(ctx context.Context, line int, off int64, start, end int, fn func(int, []byte) error) error {
+// fileSkipBuf is the read size when skipping from a checkpoint to a line.
+const fileSkipBuf = 64 << 10
+
+func (r *spoolReader) fileLines(ctx context.Context, line int, off int64, start, end, limit int, fn func(int, []byte, bool) error) error {
+	if k := start - line; k > 0 {
+		buf := make([]byte, min(int64(fileSkipBuf), r.idx.size-off))
+		for k > 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			n, err := r.f.ReadAt(buf, off)
+			if n == 0 && err != nil {
+				if err == io.EOF {
+					err = io.ErrUnexpectedEOF
+				}
+				return err
+			}
+			q, seen := skipLines(buf[:n], k)
+			if q >= 0 {
+				off += int64(q)
+				break
+			}
+			k -= seen
+			off += int64(n)
+		}
+		line = start
+	}
 	br := bufio.NewReaderSize(io.NewSectionReader(r.f, off, r.idx.size-off), 16<<10)
 	var long []byte // a line longer than the buffer, assembled
 	for ; line < end; line++ {
@@ -147,12 +207,15 @@ func (r *spoolReader) fileLines(ctx context.Context, line int, off int64, start,
 		}
 		long = long[:0]
 		var cur []byte
+		cut := false
 		for {
 			chunk, err := br.ReadSlice('\n')
 			if errors.Is(err, bufio.ErrBufferFull) {
-				if line >= start {
-					long = append(long, chunk...)
+				if limit >= 0 && len(long)+len(chunk) > limit {
+					chunk = chunk[:max(0, limit-len(long))]
+					cut = true
 				}
+				long = append(long, chunk...)
 				continue
 			}
 			if err != nil && err != io.EOF {
@@ -162,16 +225,19 @@ func (r *spoolReader) fileLines(ctx context.Context, line int, off int64, start,
 				chunk = chunk[:len(chunk)-1]
 			}
 			cur = chunk
-			if len(long) > 0 {
+			if len(long) > 0 || cut {
+				if limit >= 0 && len(long)+len(chunk) > limit {
+					chunk = chunk[:max(0, limit-len(long))]
+					cut = true
+				}
 				long = append(long, chunk...)
 				cur = long
+			} else if limit >= 0 && len(cur) > limit {
+				cur, cut = cur[:limit], true
 			}
 			break
 		}
-		if line < start {
-			continue
-		}
-		if err := fn(line, cur); err != nil {
+		if err := fn(line, cur, cut); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -62,7 +63,7 @@ func TestIDs(t *testing.T) {
 }
 
 func FuzzIDEncoding(f *testing.F) {
-	for _, s := range []string{"a", "../x", "%41", "é/ü", "call_1"} {
+	for _, s := range []string{"a", "../x", "%41", "é/ü", "call_1", "CON", strings.Repeat("\U0010FFFF", MaxIDLength/4)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, id string) {
@@ -70,7 +71,8 @@ func FuzzIDEncoding(f *testing.F) {
 			return
 		}
 		name := encodeID(id)
-		if strings.ContainsAny(name, `/\.`) || name == "" {
+		if len(name) > 255 || !strings.HasPrefix(name, idPrefix) || strings.ToLower(name) != name ||
+			strings.Trim(name[len(idPrefix):], "abcdefghijklmnopqrstuvwxyz234567") != "" {
 			t.Fatalf("unsafe name %q for %q", name, id)
 		}
 		back, ok := decodeID(name)
@@ -78,6 +80,92 @@ func FuzzIDEncoding(f *testing.F) {
 			t.Fatalf("round trip %q -> %q -> %q", id, name, back)
 		}
 	})
+}
+
+// windowsDevices are the names Windows reserves in every directory,
+// whatever the case and extension.
+var windowsDevices = []string{"con", "prn", "aux", "nul", "com1", "com9", "lpt1", "lpt9", "conin$", "conout$"}
+
+// TestIDFileNames checks that ids differing only in case get files that
+// differ whatever the case (a case-insensitive file system would otherwise
+// merge them), that no file is a Windows device name, and that a store over
+// the same directory (a restart) finds every id again.
+func TestIDFileNames(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := NewDiskStore(dir, &DiskOptions{SpillThreshold: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"Call_A", "call_a", "CALL_A", "CON", "con", "nul", "aux", "COM1", "lpt9", "NUL.txt", "a.b", "A.B", "x", "X",
+		strings.Repeat("Z", MaxIDLength)}
+	for _, id := range ids {
+		if _, err := WriteString(ctx, s, id, "content of "+id); err != nil {
+			t.Fatalf("Write(%q): %v", id, err)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	folded := map[string]string{}
+	for _, e := range entries {
+		name := e.Name()
+		if prev, ok := folded[strings.ToLower(name)]; ok {
+			t.Errorf("files %q and %q are one file on a case-insensitive file system", prev, name)
+		}
+		folded[strings.ToLower(name)] = name
+		stem, _, _ := strings.Cut(strings.ToLower(name), ".")
+		for _, dev := range windowsDevices {
+			if stem == dev {
+				t.Errorf("file %q is the Windows device %s", name, dev)
+			}
+		}
+	}
+	if len(entries) != len(ids) {
+		t.Errorf("%d files for %d ids", len(entries), len(ids))
+	}
+	restarted, _ := NewDiskStore(dir, nil)
+	got, _ := restarted.List(ctx, "")
+	want := append([]string(nil), ids...)
+	sort.Strings(want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("List after restart (-want +got)\n%s", diff)
+	}
+	for _, id := range ids {
+		r, err := restarted.Read(ctx, id)
+		if err != nil {
+			t.Fatalf("Read(%q) after restart: %v", id, err)
+		}
+		if b, _ := New(id, r).ReadAll(ctx); string(b) != "content of "+id {
+			t.Errorf("Read(%q) = %q", id, b)
+		}
+		r.(*spoolReader).Close()
+	}
+}
+
+// TestValidIDsAreStored checks that every id ValidateID accepts is accepted
+// by every store, the longest ones included (whatever their bytes), and that
+// one byte more is refused by ValidateID itself.
+func TestValidIDsAreStored(t *testing.T) {
+	ctx := context.Background()
+	long := []string{
+		strings.Repeat("x", MaxIDLength),
+		strings.Repeat("é", MaxIDLength/2),
+		strings.Repeat("%", MaxIDLength),
+		strings.Repeat("/", MaxIDLength),
+		strings.Repeat("\U0010FFFF", MaxIDLength/4) + "ab",
+	}
+	for name, s := range stores(t) {
+		for _, id := range long {
+			if err := ValidateID(id); err != nil {
+				t.Fatalf("ValidateID(%d bytes): %v", len(id), err)
+			}
+			if _, err := WriteString(ctx, s, id, "x"); err != nil {
+				t.Errorf("%s: Write(%d-byte id %.12q...): %v", name, len(id), id, err)
+			}
+			if err := ValidateID(id + "y"); !errors.Is(err, ErrInvalidID) {
+				t.Errorf("ValidateID(%d bytes) = %v, want ErrInvalidID", len(id)+1, err)
+			}
+		}
+	}
 }
 
 func TestStoreLifecycle(t *testing.T) {
@@ -215,5 +303,81 @@ func TestDiskWriteFailureLeavesNothing(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		t.Errorf("file left behind: %s", e.Name())
+	}
+}
+
+// deletedFDs counts this process's descriptors open on deleted files under
+// dir (Linux: /proc/self/fd links end in " (deleted)").
+func deletedFDs(t *testing.T, dir string) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("no /proc/self/fd: %v", err)
+	}
+	n := 0
+	for _, fd := range fds {
+		target, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name()))
+		if err == nil && strings.HasPrefix(target, dir) && strings.HasSuffix(target, " (deleted)") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestDeleteClosesReaders checks that removing an artifact frees its disk
+// space at once: Scope.Cleanup, Delete and Sweep close the files of every
+// reader the store handed out for the ids they remove (older versions
+// included), and those readers then fail with ErrNotFound.
+func TestDeleteClosesReaders(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("needs /proc/self/fd (Linux)")
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := NewDiskStore(dir, &DiskOptions{SpillThreshold: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var readers []Reader
+	keep := func(r Reader, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		readers = append(readers, r)
+	}
+	turn := NewScope(s, "turn", nil)
+	keep(WriteString(ctx, turn, "a", "old\nversion"))
+	keep(WriteString(ctx, turn, "a", "new\nversion")) // the old reader keeps the replaced file
+	keep(WriteString(ctx, turn, "b", "b\n"))
+	keep(turn.Read(ctx, "b"))
+	keep(WriteString(ctx, s, "other", "x"))
+	keep(WriteString(ctx, s, "swept", "y"))
+	if n := deletedFDs(t, dir); n != 1 {
+		t.Fatalf("%d descriptors on deleted files before cleanup, want 1 (the replaced version)", n)
+	}
+	if n, err := turn.Cleanup(ctx); n != 2 || err != nil {
+		t.Fatalf("Cleanup = %d, %v", n, err)
+	}
+	if ok, err := s.Delete(ctx, "other"); !ok || err != nil {
+		t.Fatalf("Delete = %v, %v", ok, err)
+	}
+	if n, err := s.Sweep(ctx, time.Now().Add(time.Hour)); n != 1 || err != nil {
+		t.Fatalf("Sweep = %d, %v", n, err)
+	}
+	if n := deletedFDs(t, dir); n != 0 {
+		t.Errorf("%d descriptors still open on deleted files", n)
+	}
+	for i, r := range readers {
+		a := New("x", r)
+		if _, err := a.Head(ctx, 1); !errors.Is(err, ErrNotFound) {
+			t.Errorf("reader %d: Head after delete = %v, want ErrNotFound", i, err)
+		}
+		if _, err := a.Grep(ctx, "x", nil); !errors.Is(err, ErrNotFound) {
+			t.Errorf("reader %d: Grep after delete = %v, want ErrNotFound", i, err)
+		}
+		if err := r.(*spoolReader).Close(); err != nil {
+			t.Errorf("reader %d: Close after delete: %v", i, err)
+		}
 	}
 }
