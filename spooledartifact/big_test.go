@@ -152,7 +152,10 @@ func TestOneGiBBoundedMemory(t *testing.T) {
 		steps []bigStep
 	}{
 		{"log", &logReader{size: size}, []bigStep{tail, cat, grepAll("ERROR"), grepCapped(`status=20[36]`), grepAll(`id=[0-9]*99 `),
-			{"estimate claude", func(ctx context.Context, a *Artifact) error { _, err := a.EstimateTokens(ctx, forge.EncodingClaude); return err }},
+			{"estimate claude", func(ctx context.Context, a *Artifact) error {
+				_, err := a.EstimateTokens(ctx, forge.EncodingClaude)
+				return err
+			}},
 			copyAll}},
 		{"newlines", &newlineReader{left: size}, []bigStep{tail, cat, grepAll("x"), grepCapped(`^$`), copyAll}},
 	}

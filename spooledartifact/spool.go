@@ -46,6 +46,12 @@ func SpoolString(ctx context.Context, store Store, id string, kind forge.Artifac
 // name and '/', and Cleanup deletes everything the scope wrote, so a turn
 // leaves nothing behind. It implements Store (ids in and out are unscoped).
 // Safe for concurrent use.
+//
+// In the prefix, '%' and '/' of the name are escaped ("%25", "%2F"), so no
+// scope's prefix starts another's: the Cleanup of scope "t1" never touches
+// the artifacts of scope "t1/x" (prefix "t1%2Fx/"). A Scope over a Scope
+// nests: its ids live under the outer prefix, and the outer Cleanup removes
+// them too.
 type Scope struct {
 	store  Store
 	prefix string
@@ -61,16 +67,28 @@ type ScopeOptions struct {
 
 var _ Store = (*Scope)(nil)
 
-// NewScope returns the scope name (a turn id, say) over store.
+// NewScope returns the scope name (a turn id, say) over store. Any name
+// works; one that makes ids invalid (a control character, say) makes every
+// Write fail with ErrInvalidID.
 func NewScope(store Store, name string, opts *ScopeOptions) *Scope {
-	s := &Scope{store: store, prefix: name + "/"}
+	s := &Scope{store: store, prefix: escapeScopeName(name) + "/"}
 	if opts != nil {
 		s.keep = opts.Keep
 	}
 	return s
 }
 
-// Prefix is the id prefix of the scope: its name and '/'.
+// escapeScopeName escapes '%' and '/' so that the name holds no '/' and the
+// mapping stays injective.
+func escapeScopeName(name string) string {
+	if !strings.ContainsAny(name, "%/") {
+		return name
+	}
+	return strings.NewReplacer("%", "%25", "/", "%2F").Replace(name)
+}
+
+// Prefix is the id prefix of the scope: its name ('%' and '/' escaped as
+// "%25" and "%2F") and '/'.
 func (s *Scope) Prefix() string { return s.prefix }
 
 // Qualify returns the id in the underlying store of the scope's id.

@@ -381,3 +381,38 @@ func TestDeleteClosesReaders(t *testing.T) {
 		}
 	}
 }
+
+// TestScopeNamesAreDisjoint checks that no scope's Cleanup or List reaches
+// into another scope whose name extends its own.
+func TestScopeNamesAreDisjoint(t *testing.T) {
+	ctx := context.Background()
+	names := []string{"t1", "t1/x", "t1%2Fx", "t1/", "t1/x/y", ""}
+	for name, s := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			for _, n := range names {
+				if _, err := WriteString(ctx, NewScope(s, n, nil), "call", n); err != nil {
+					t.Fatalf("scope %q: %v", n, err)
+				}
+			}
+			for i, n := range names {
+				sc := NewScope(s, n, nil)
+				if ids, _ := sc.List(ctx, ""); !cmp.Equal(ids, []string{"call"}) {
+					t.Errorf("scope %q lists %q", n, ids)
+				}
+				if got, err := sc.Cleanup(ctx); got != 1 || err != nil {
+					t.Errorf("scope %q: Cleanup = %d, %v, want 1", n, got, err)
+				}
+				// The scopes not cleaned yet keep their artifact.
+				for _, other := range names[i+1:] {
+					r, err := NewScope(s, other, nil).Read(ctx, "call")
+					if err != nil {
+						t.Fatalf("Cleanup of %q removed scope %q's artifact: %v", n, other, err)
+					}
+					if b, _ := New("call", r).ReadAll(ctx); string(b) != other {
+						t.Errorf("scope %q reads %q", other, b)
+					}
+				}
+			}
+		})
+	}
+}
