@@ -57,8 +57,19 @@ func (a *Artifact) loadIndex(ctx context.Context) (*Index, error) {
 	if a.index != nil {
 		return a.index, nil
 	}
+	// Front matter is found first, so the main scan never holds lines back
+	// (the first FrontMatterLines lines are read twice when it does not
+	// close).
+	fmEnd, err := frontMatterEnd(ctx, a.Artifact)
+	if err != nil {
+		return nil, err
+	}
 	var x indexer
-	err := a.EachLine(ctx, 0, -1, func(i int, line []byte) error {
+	if fmEnd > 0 {
+		x.idx.FrontMatter = &Span{0, fmEnd}
+		x.idx.LineCount = fmEnd + 1
+	}
+	err = a.EachLine(ctx, fmEnd+1, -1, func(i int, line []byte) error {
 		x.add(i, line)
 		return nil
 	})

@@ -2,8 +2,13 @@ package mdartifact
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"unicode"
 	"unicode/utf8"
+
+	"github.com/ebbforge/adk/spooledartifact"
 )
 
 // Heading is an ATX heading and the lines of its section: from its own line
@@ -73,17 +78,18 @@ type Index struct {
 	CodeBlocks []CodeBlock
 }
 
-// maxHeadingBytes caps the heading text kept per heading; the scan looks at
-// no more of any line.
-const maxHeadingBytes = 4 << 10
+// maxHeadingBytes caps the heading text kept per heading, and
+// maxLangBytes a code block's language. Lines are classified whole, however
+// long: only what is kept is capped.
+const (
+	maxHeadingBytes = 4 << 10
+	maxLangBytes    = 256
+)
 
-// indexer builds an Index line by line. Lines 0..FrontMatterLines-1 are
-// held back while front matter may still close, then replayed if it does
-// not.
+// indexer builds an Index from the lines after the front matter (see
+// frontMatterEnd), in order.
 type indexer struct {
 	idx       Index
-	pending   [][]byte // lines after an opening "---", until it closes
-	inFM      bool
 	fence     byte // '`' or '~' inside a fence, else 0
 	fenceLen  int
 	fenceLine int
@@ -92,40 +98,34 @@ type indexer struct {
 
 func (x *indexer) add(i int, line []byte) {
 	x.idx.LineCount = i + 1
-	if len(line) > maxHeadingBytes {
-		line = line[:maxHeadingBytes]
-	}
-	if i == 0 && isDelimiter(line) {
-		x.inFM = true
-		x.pending = append(x.pending, bytes.Clone(line))
-		return
-	}
-	if x.inFM {
-		if isDelimiter(line) {
-			x.idx.FrontMatter = &Span{0, i}
-			x.inFM, x.pending = false, nil
-			return
-		}
-		x.pending = append(x.pending, bytes.Clone(line))
-		if i+1 < FrontMatterLines {
-			return
-		}
-		x.replay()
-		return
-	}
 	x.classify(i, line)
 }
 
-// replay scans held-back lines as ordinary Markdown (front matter never
-// closed).
-func (x *indexer) replay() {
-	x.inFM = false
-	pending := x.pending
-	x.pending = nil
-	for j, l := range pending {
-		x.classify(j, l)
+// frontMatterEnd is the line of the closing "---" of front matter opened by
+// line 0 (both on the first FrontMatterLines lines), or -1.
+func frontMatterEnd(ctx context.Context, a *spooledartifact.Artifact) (int, error) {
+	end := -1
+	err := a.EachLine(ctx, 0, FrontMatterLines, func(i int, line []byte) error {
+		if !isDelimiter(line) {
+			if i == 0 {
+				return errStop
+			}
+			return nil
+		}
+		if i > 0 {
+			end = i
+			return errStop
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		return -1, err
 	}
+	return end, nil
 }
+
+// errStop ends a line scan early; it never leaves the package.
+var errStop = errors.New("mdartifact: stop")
 
 func isDelimiter(line []byte) bool {
 	return string(bytes.TrimRight(line, " \t\r")) == "---"
@@ -139,8 +139,9 @@ func (x *indexer) classify(i int, line []byte) {
 	}
 	body := line[indent:]
 	if x.fence != 0 {
+		// A closing fence may be followed only by spaces and tabs.
 		if indent < 4 {
-			if n := run(body, x.fence); n >= x.fenceLen && len(bytes.TrimSpace(body[n:])) == 0 {
+			if n := run(body, x.fence); n >= x.fenceLen && len(bytes.TrimLeft(body[n:], " \t")) == 0 {
 				x.idx.CodeBlocks = append(x.idx.CodeBlocks, CodeBlock{x.fenceLang, x.fenceLine, i})
 				x.fence = 0
 			}
@@ -157,15 +158,11 @@ func (x *indexer) classify(i int, line []byte) {
 		if n < 3 {
 			return
 		}
-		info := bytes.TrimSpace(body[n:])
+		info := body[n:]
 		if c == '`' && bytes.IndexByte(info, '`') >= 0 {
 			return // not a fence: inline code
 		}
-		lang := ""
-		if f := bytes.Fields(info); len(f) > 0 {
-			lang = string(f[0])
-		}
-		x.fence, x.fenceLen, x.fenceLine, x.fenceLang = c, n, i, lang
+		x.fence, x.fenceLen, x.fenceLine, x.fenceLang = c, n, i, firstWord(info)
 	case '#':
 		n := run(body, '#')
 		if n > 6 || n == len(body) || (body[n] != ' ' && body[n] != '\t') {
@@ -173,6 +170,34 @@ func (x *indexer) classify(i int, line []byte) {
 		}
 		x.idx.Headings = append(x.idx.Headings, Heading{Depth: n, Text: headingText(body[n:]), StartLine: i})
 	}
+}
+
+// firstWord is the first whitespace-separated word of a fence's info
+// string, at most maxLangBytes of it.
+func firstWord(info []byte) string {
+	info = bytes.TrimLeftFunc(info, unicode.IsSpace)
+	if end := bytes.IndexFunc(info, unicode.IsSpace); end >= 0 {
+		info = info[:end]
+	}
+	return string(validUTF8(capBytes(info, maxLangBytes)))
+}
+
+// capBytes cuts b to at most n bytes at a rune boundary.
+func capBytes(b []byte, n int) []byte {
+	if len(b) <= n {
+		return b
+	}
+	for n > 0 && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return b[:n]
+}
+
+func validUTF8(b []byte) []byte {
+	if !utf8.Valid(b) {
+		return bytes.ToValidUTF8(b, []byte("\uFFFD"))
+	}
+	return b
 }
 
 // headingText trims the text and its optional closing sequence of '#'.
@@ -183,10 +208,7 @@ func headingText(b []byte) string {
 	} else if len(end) < len(b) && (end[len(end)-1] == ' ' || end[len(end)-1] == '\t') {
 		b = bytes.TrimSpace(end)
 	}
-	if !utf8.Valid(b) {
-		b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
-	}
-	return string(b)
+	return string(validUTF8(capBytes(b, maxHeadingBytes)))
 }
 
 func run(b []byte, c byte) int {
@@ -197,11 +219,8 @@ func run(b []byte, c byte) int {
 	return n
 }
 
-// finish closes an open fence and front matter and sets heading ends.
+// finish closes an open fence and sets heading ends.
 func (x *indexer) finish() Index {
-	if x.inFM {
-		x.replay()
-	}
 	last := x.idx.LineCount - 1
 	if x.fence != 0 {
 		x.idx.CodeBlocks = append(x.idx.CodeBlocks, CodeBlock{x.fenceLang, x.fenceLine, last})

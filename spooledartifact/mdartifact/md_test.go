@@ -2,15 +2,18 @@ package mdartifact_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
 
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/spooledartifact"
@@ -28,6 +31,8 @@ func newMem(t testing.TB, s string) spooledartifact.Reader {
 	}
 	return r
 }
+
+func spaces(n int) string { return strings.Repeat(" ", n) }
 
 func callTool(t *testing.T, k mdartifact.Kind, a forge.Artifact, tool string, args map[string]any) (string, error) {
 	t.Helper()
@@ -138,6 +143,27 @@ func TestIndex(t *testing.T) {
 		{"front matter closing on line 199", "---\n" + strings.Repeat("a: 1\n", 198) + "---\n# H", mdartifact.Index{LineCount: 201,
 			FrontMatter: &mdartifact.Span{StartLine: 0, EndLine: 199},
 			Headings:    []mdartifact.Heading{{1, "H", 200, 200}}}},
+		// Lines longer than the 4 KiB of heading text kept are classified
+		// whole: what follows a long run of spaces still counts.
+		{"long closing-fence lookalike does not close", "```\ncode\n```" + spaces(5000) + "text\nmore\n```\n# H", mdartifact.Index{LineCount: 6,
+			CodeBlocks: []mdartifact.CodeBlock{{"", 0, 4}},
+			Headings:   []mdartifact.Heading{{1, "H", 5, 5}}}},
+		{"long closing fence closes", "```\ncode\n```" + spaces(5000) + "\t\r\n# H", mdartifact.Index{LineCount: 4,
+			CodeBlocks: []mdartifact.CodeBlock{{"", 0, 2}},
+			Headings:   []mdartifact.Heading{{1, "H", 3, 3}}}},
+		{"long fence info keeps its language", "```" + spaces(5000) + "go\nx\n```", mdartifact.Index{LineCount: 3,
+			CodeBlocks: []mdartifact.CodeBlock{{"go", 0, 2}}}},
+		{"long inline backticks are not a fence", "```" + spaces(5000) + "`x`\n# H", mdartifact.Index{LineCount: 2,
+			Headings: []mdartifact.Heading{{1, "H", 1, 1}}}},
+		{"long heading keeps its text", "#" + spaces(5000) + "Title", mdartifact.Index{LineCount: 1,
+			Headings: []mdartifact.Heading{{1, "Title", 0, 0}}}},
+		{"long heading text is capped", "# " + strings.Repeat("é", 3000) + "\n---\n", mdartifact.Index{LineCount: 3,
+			Headings: []mdartifact.Heading{{1, strings.Repeat("é", 2048), 0, 2}}}},
+		{"front matter with long lines", "---\nk: " + strings.Repeat("v", 5000) + "\n---\n```" + spaces(5000) + "go\n", mdartifact.Index{LineCount: 5,
+			FrontMatter: &mdartifact.Span{StartLine: 0, EndLine: 2},
+			CodeBlocks:  []mdartifact.CodeBlock{{"go", 3, 4}}}},
+		{"unclosed front matter with long lines is markdown", "---\n```" + spaces(5000) + "text\n# H\n```" + spaces(5000) + "more\n```", mdartifact.Index{LineCount: 5,
+			CodeBlocks: []mdartifact.CodeBlock{{"text", 1, 4}}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -279,4 +305,45 @@ func TestMethods(t *testing.T) {
 	if n := len(spooledartifact.EffectiveMethods(k)); n != 15 {
 		t.Errorf("effective methods = %d, want 15 (7 base + 8)", n)
 	}
+}
+
+// TestASTListStart checks an ordered list keeps its start number, 0
+// included, and a bullet list has none.
+func TestASTListStart(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		doc  string
+		want *int
+	}{
+		{"0. zero\n1. one", ptr(0)},
+		{"1. one", ptr(1)},
+		{"7) seven", ptr(7)},
+		{"- bullet", nil},
+	} {
+		a := mdartifact.New("id", newMem(t, c.doc), mdartifact.Kind{})
+		root, err := a.AST(ctx, 0, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list := root.Children[0]
+		if diff := cmp.Diff(c.want, list.Start); list.Type != "list" || diff != "" {
+			t.Errorf("%q: %s start (-want +got):\n%s", c.doc, list.Type, diff)
+		}
+		out, err := json.Marshal(list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := gjson.GetBytes(out, "start").Raw, jsonOf(c.want); got != want {
+			t.Errorf("%q: JSON start = %q, want %q (in %s)", c.doc, got, want, out)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func jsonOf(p *int) string {
+	if p == nil {
+		return ""
+	}
+	return strconv.Itoa(*p)
 }

@@ -35,7 +35,7 @@ type Node struct {
 	Title    string   `json:"title,omitempty"`
 	Alt      string   `json:"alt,omitempty"`
 	Ordered  *bool    `json:"ordered,omitempty"`
-	Start    int      `json:"start,omitempty"`
+	Start    *int     `json:"start,omitempty"` // an ordered list's first number (0 is kept); nil otherwise
 	Spread   *bool    `json:"spread,omitempty"`
 	Checked  *bool    `json:"checked,omitempty"`
 	Align    []string `json:"align,omitempty"`
@@ -301,7 +301,8 @@ func (c *treeBuilder) convert(n gast.Node, parent *Node) *Node {
 		ordered, spread := t.IsOrdered(), !t.IsTight
 		out.Type, out.Ordered, out.Spread = "list", &ordered, &spread
 		if ordered {
-			out.Start = t.Start
+			start := t.Start
+			out.Start = &start
 		}
 	case *gast.ListItem:
 		out.Type = "listItem"
