@@ -175,3 +175,22 @@ func ExampleTokenizable() {
 	// 8
 	// true
 }
+
+// A generated schema, trusted, is resolved on first use: building the tool
+// costs next to nothing, and an unknown id still fails validation.
+func ExampleToolOptions_lazySchema() {
+	doc := json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","enum":["a","b"]}},"required":["id"]}`)
+	tool, _ := forge.NewArtifactTool("lookup", "Look an id up.", doc,
+		func(_ context.Context, args map[string]any, _ forge.Invocation) (string, error) {
+			return "found " + args["id"].(string), nil
+		}, &forge.ToolOptions{LazySchema: true})
+	fmt.Println(string(tool.Definition().Parameters) == string(doc))
+	_, err := tool.Validate(json.RawMessage(`{"id":"c"}`))
+	fmt.Println(errors.Is(err, forge.ErrInvalidToolArgs))
+	out, _ := tool.Execute(context.Background(), json.RawMessage(`{"id":"b"}`), forge.Invocation{}, nil)
+	fmt.Println(out.Text())
+	// Output:
+	// true
+	// true
+	// found b
+}

@@ -66,6 +66,8 @@ func (e *PanicError) Unwrap() error {
 //     inv.CallID, when empty, to canonical.Checksum(name, raw) over the raw
 //     (pre-validation) arguments; empty raw arguments hash as {}.
 //   - Arguments that canonical cannot hash are ErrInvalidToolArgs.
+//   - A LazySchema tool whose schema does not resolve returns
+//     ErrInvalidInitialToolValue, like invalid arguments before any event.
 //   - A per-tool timeout is ErrToolDownstreamError whose chain holds
 //     context.DeadlineExceeded. Cancellation of ctx (or ctx's own deadline)
 //     is returned as an error matching ctx.Err() (context.Canceled or

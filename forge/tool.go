@@ -175,15 +175,15 @@ type ToolOptions struct {
 	OnCollision  Collision      // "" means CollisionThrow
 	Meta         map[string]any // handed to the handler
 	Timeout      time.Duration  // per-call limit; 0 means none beyond the caller's context
-	// LazySchema declares the schema machine-generated and trusted, and
-	// defers parsing and resolving it to the tool's first Validate or
-	// Execute: construction only compacts the document (or, for a typed
-	// tool, encodes the derived schema), which Schema and Definition
-	// publish at once. Worth it for tools built in bulk of which few are
-	// called, like the artifact_* tools forged every iteration. A schema
-	// that does not resolve then fails every call with
-	// ErrInvalidInitialToolValue (the message construction would have
-	// given) instead of failing construction.
+	// LazySchema declares the schema document machine-generated and
+	// trusted: construction does no schema work, and parsing and
+	// resolving wait for the tool's first Validate or Execute. Schema and
+	// Definition publish the document as given (a copy; generate it
+	// compact), or for a typed tool the derived schema encoded. Worth it
+	// for tools built in bulk of which few are called, like the artifact_*
+	// tools forged every iteration. A document that does not resolve fails
+	// every call with ErrInvalidInitialToolValue (the message construction
+	// would otherwise have given), before the handler runs.
 	LazySchema bool
 }
 
@@ -338,9 +338,13 @@ func newTool(p *problems, name, description string, schema json.RawMessage, deri
 	case derived == nil && len(schema) == 0:
 		p.add("schema: required")
 	case o.LazySchema:
-		var err error
-		if doc, err = schemaDoc(schema, derived); err != nil {
-			p.add("schema: %v", err)
+		if derived == nil {
+			doc = bytes.Clone(schema)
+		} else {
+			var err error
+			if doc, err = schemaDoc(nil, derived); err != nil {
+				p.add("schema: %v", err)
+			}
 		}
 		lazy = sync.OnceValues(func() (*validator, error) {
 			v, err := resolveDoc(doc, derived)
@@ -411,7 +415,8 @@ func (t *Tool) Name() string { return t.name }
 func (t *Tool) Description() string { return t.description }
 
 // Schema is the input JSON Schema document (a copy): derived for typed
-// tools, the caller's document, compacted, otherwise.
+// tools, the caller's document, compacted (as given with LazySchema),
+// otherwise.
 func (t *Tool) Schema() json.RawMessage { return bytes.Clone(t.schema) }
 
 // IsArtifactTool reports whether t is an ArtifactTool.
@@ -458,6 +463,9 @@ func (t *Tool) Definition() Definition {
 //
 // For a typed tool the arguments must also decode into its argument type
 // (an integer too large for an int field is caught here).
+//
+// A LazySchema tool resolves its schema on the first call; when it does not
+// resolve, every call returns ErrInvalidInitialToolValue instead.
 func (t *Tool) Validate(raw json.RawMessage) (map[string]any, error) {
 	args, _, err := t.prepare(raw)
 	return args, err

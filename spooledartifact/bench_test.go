@@ -2,6 +2,7 @@ package spooledartifact
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"strconv"
@@ -109,22 +110,29 @@ func BenchmarkGrepRegexInfix(b *testing.B)   { benchGrep(b, `id=[0-9]*99 `) }
 func BenchmarkGrepRegexNoLit(b *testing.B)   { benchGrep(b, `[0-9]{3}"`) }
 func BenchmarkGrepRegexIgnCase(b *testing.B) { benchGrep(b, `(?i)error`) }
 
+// forgeBenchCalls returns n plain artifact calls.
+func forgeBenchCalls(b *testing.B, n int) []*forge.ToolCall {
+	b.Helper()
+	s := NewMemoryStore()
+	calls := make([]*forge.ToolCall, n)
+	for i := range calls {
+		id := "call_" + strconv.Itoa(i)
+		a, err := SpoolString(context.Background(), s, id, nil, "x\ny\n")
+		if err != nil {
+			b.Fatal(err)
+		}
+		calls[i] = makeCall(b, id, a, false)
+	}
+	return calls
+}
+
 // BenchmarkForgeTools forges the base artifact_* tools over n plain
 // artifact calls, as the turn runner does whenever the set of artifact
 // calls changes.
 func BenchmarkForgeTools(b *testing.B) {
 	for _, n := range []int{1, 8, 64} {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			s := NewMemoryStore()
-			calls := make([]*forge.ToolCall, n)
-			for i := range calls {
-				id := "call_" + strconv.Itoa(i)
-				a, err := SpoolString(context.Background(), s, id, nil, "x\ny\n")
-				if err != nil {
-					b.Fatal(err)
-				}
-				calls[i] = makeCall(b, id, a, false)
-			}
+			calls := forgeBenchCalls(b, n)
 			b.ReportAllocs()
 			for b.Loop() {
 				reg, err := ForgeTools(calls, nil)
@@ -136,5 +144,24 @@ func BenchmarkForgeTools(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkForgeToolsFirstCall forges over 64 calls and validates one
+// artifact_grep call: the forge plus the first use of one tool (where a
+// lazily resolved schema is resolved).
+func BenchmarkForgeToolsFirstCall(b *testing.B) {
+	calls := forgeBenchCalls(b, 64)
+	args := json.RawMessage(`{"callId":"call_63","pattern":"x","maxMatches":3}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		reg, err := ForgeTools(calls, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		grep, _ := reg.Get(ToolGrep)
+		if _, err := grep.Validate(args); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

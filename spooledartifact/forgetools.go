@@ -42,7 +42,7 @@ func ArtifactCalls(calls []*forge.ToolCall) []*forge.ToolCall {
 
 // artifactCalls is ArtifactCalls with each call's artifact.
 func artifactCalls(calls []*forge.ToolCall) []artifactCall {
-	var out []artifactCall
+	out := make([]artifactCall, 0, len(calls))
 	seen := make(map[string]bool, len(calls))
 	for _, c := range calls {
 		if c == nil || c.FromArtifactTool() || seen[c.ID()] {
@@ -101,14 +101,13 @@ func ForgeTools(calls []*forge.ToolCall, opts *ForgeOptions) (*forge.Registry, e
 		def Method
 		ids []string
 	}
+	queryable := artifactCalls(calls)
 	var (
-		ids       []string
-		entries   = map[string]artifactEntry{}
+		ids       = make([]string, 0, len(queryable))
+		entries   = make(map[string]artifactEntry, len(queryable))
 		kindTools = map[string]*kindTool{}
 		kindOrder []string
 	)
-	queryable := artifactCalls(calls)
-	ids = make([]string, 0, len(queryable))
 	for _, c := range queryable {
 		a, id := c.art, c.call.ID()
 		ids = append(ids, id)
