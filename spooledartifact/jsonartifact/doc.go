@@ -32,6 +32,11 @@
 // "items.#.id" (every id), "items.#(price>10)#" (every item over 10). A
 // leading "$." is ignored and a path starting with "#(" tests the record
 // itself: "#(age>30)". The forged tool descriptions say so, with examples.
+// JSONPath brackets ("items[0]", "[*]", "[?(...)]") and recursive descent
+// ("..name") outside gjson queries are refused with ErrInvalidPath (the
+// tools: forge.ErrInvalidToolArgs) whose message gives the gjson spelling,
+// rather than silently matching nothing; gjson multipaths ("[a,b]") stay
+// valid.
 //
 // # Forged tools
 //

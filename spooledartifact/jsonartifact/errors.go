@@ -8,6 +8,7 @@ const (
 	CodeUnsupportedFormat forge.Code = "E_JSON_ARTIFACT_UNSUPPORTED_FORMAT"
 	CodeTooLarge          forge.Code = "E_JSON_ARTIFACT_TOO_LARGE"
 	CodeInvalidRecord     forge.Code = "E_JSON_ARTIFACT_INVALID_RECORD"
+	CodeInvalidPath       forge.Code = "E_JSON_ARTIFACT_INVALID_PATH"
 )
 
 // Sentinels for errors.Is.
@@ -22,4 +23,9 @@ var (
 	// JSON. Inference validates every line of artifacts up to
 	// MaxDocumentBytes; above that, a bad line is found when a query reaches it.
 	ErrInvalidRecord = &forge.Error{Code: CodeInvalidRecord, Status: 422}
+	// ErrInvalidPath: a path uses JSONPath syntax (brackets such as
+	// items[0] or [*], or recursive descent ..) that gjson would read as
+	// literal keys matching nothing; the message gives the gjson spelling.
+	// The forged tools report it as forge.ErrInvalidToolArgs.
+	ErrInvalidPath = &forge.Error{Code: CodeInvalidPath, Status: 422}
 )

@@ -23,6 +23,9 @@ func FuzzDetect(f *testing.F) {
 	}
 	f.Add([]byte(`{"items":[{"p":1},{"p":20}]}`), "items.#(p>10)#.p")
 	f.Add([]byte("{\"age\":40}\n{\"age\":2}"), "#(age>30)")
+	for _, p := range []string{"$.items[?(@.p>1)].p", "$..a", "[a,b]", `$['a\'b'][0]`, `#(a=="[")`, "[", "a.[b,c"} {
+		f.Add([]byte(`{"a":[1,{"b":2}]}`), p)
+	}
 	f.Fuzz(func(t *testing.T, data []byte, path string) {
 		format, root, err := jsonartifact.Detect(data)
 		switch {

@@ -420,3 +420,57 @@ func TestCancelled(t *testing.T) {
 		t.Fatalf("length = %d, %v", n, err)
 	}
 }
+
+// TestJSONPathRefused checks JSONPath-looking paths (brackets, recursive
+// descent) are an argument error naming the gjson equivalent, instead of
+// silently matching nothing, while gjson paths that hold brackets or ".."
+// inside queries, strings or multipaths still work.
+func TestJSONPathRefused(t *testing.T) {
+	ctx := context.Background()
+	doc := `{"name":"top","items":[{"id":1,"name":"a[0]"},{"id":2,"name":"b..c"}]}`
+	k := jsonartifact.Kind{}
+	a := wrap(t, k, newMem(doc))
+	for _, c := range []struct{ path, hint string }{
+		{"$.items[0].id", `"items.0.id"`},
+		{"items[0].id", `"items.0.id"`},
+		{"$.items[*].id", `"items.#.id"`},
+		{"items[*]", `"items.#"`},
+		{"$['items'][1]", `"items.1"`},
+		{`$["items"][1]["id"]`, `"items.1.id"`},
+		{"$[0]", `"0"`},
+		{"$.items[?(@.id>1)].name", `"items.#(id>1)#.name"`},
+		{"..name", "recursive descent"},
+		{"$..name", "recursive descent"},
+		{"items..id", "recursive descent"},
+		{"[*]", `"#"`},
+	} {
+		t.Run(c.path, func(t *testing.T) {
+			for _, tool := range []string{"artifact_json_get", "artifact_json_filter", "artifact_json_pluck"} {
+				got, err := callTool(t, k, a, tool, map[string]any{"path": c.path})
+				if !errors.Is(err, forge.ErrInvalidToolArgs) || !strings.Contains(err.Error(), c.hint) || !strings.Contains(err.Error(), "gjson") {
+					t.Errorf("%s(%q) = %q, %v; want ErrInvalidToolArgs with hint %s", tool, c.path, got, err, c.hint)
+				}
+			}
+			// The Go API refuses it too, with ErrInvalidPath.
+			for _, err := range a.(*jsonartifact.Artifact).Get(ctx, c.path) {
+				if !errors.Is(err, jsonartifact.ErrInvalidPath) {
+					t.Errorf("Get(%q): err = %v, want ErrInvalidPath", c.path, err)
+				}
+			}
+		})
+	}
+	for _, c := range []struct{ path, want string }{
+		{"$.items.0.id", "1"},
+		{"items.#.id", "[\n  1,\n  2\n]"},
+		{`items.#(name=="a[0]").id`, "1"},
+		{`items.#(name%"*..*").id`, "2"},
+		{"[name,items.0.id]", "[\n  \"top\",\n  1\n]"},
+		{`{name,"n":items.#}`, "{\n  \"name\": \"top\",\n  \"n\": 2\n}"},
+		{`it\[ems`, "(undefined)"},
+	} {
+		got, err := callTool(t, k, a, "artifact_json_get", map[string]any{"path": c.path})
+		if err != nil || got != c.want {
+			t.Errorf("get %s = %q, %v; want %q", c.path, got, err, c.want)
+		}
+	}
+}

@@ -35,15 +35,20 @@ type query struct {
 	buf   []byte
 }
 
-func newQuery(p string) *query {
+// newQuery refuses JSONPath-looking paths with ErrInvalidPath (see
+// checkPath).
+func newQuery(p string) (*query, error) {
 	p = strings.TrimSpace(p)
+	if err := checkPath(p); err != nil {
+		return nil, err
+	}
 	switch {
 	case p == "$" || p == "":
 		p = "@this"
 	case strings.HasPrefix(p, "$."):
 		p = p[2:]
 	}
-	return &query{path: p, wrap: strings.HasPrefix(p, "#("), depth: multiDepth(p)}
+	return &query{path: p, wrap: strings.HasPrefix(p, "#("), depth: multiDepth(p)}, nil
 }
 
 // lookup evaluates q on one valid JSON value; ok is false when the path
@@ -212,8 +217,12 @@ func (a *Artifact) Records(ctx context.Context) iter.Seq2[Record, error] {
 // Filter yields the records for which path matches at least once (see
 // Record paths: gjson syntax, e.g. "user.name", "items.#(price>10)#",
 // "#(status==\"active\")"). For json/json5 it yields the root or nothing.
+// A JSONPath-looking path yields only ErrInvalidPath, as do Get and Pluck.
 func (a *Artifact) Filter(ctx context.Context, path string) iter.Seq2[Record, error] {
-	q := newQuery(path)
+	q, err := newQuery(path)
+	if err != nil {
+		return func(yield func(Record, error) bool) { yield(Record{}, err) }
+	}
 	return a.records(ctx, func(_ int, v []byte) bool { _, ok := q.lookup(v); return ok }, -1)
 }
 
@@ -277,7 +286,10 @@ func (a *Artifact) values(ctx context.Context, path string, flatten bool) iter.S
 // matches calls fn with the raw JSON of every match (a fresh string), in
 // record order; fn returns false to stop.
 func (a *Artifact) matches(ctx context.Context, path string, flatten bool, fn func(raw string) bool) error {
-	q := newQuery(path)
+	q, err := newQuery(path)
+	if err != nil {
+		return err
+	}
 	depth := 0
 	if flatten {
 		depth = q.depth

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -235,6 +236,11 @@ func pathArg(args map[string]any) (string, error) {
 	}
 	if !ok || strings.TrimSpace(s) == "" {
 		return "", forge.ErrInvalidToolArgs.With(nil, "jsonartifact: path must be a non-empty string")
+	}
+	if err := checkPath(strings.TrimSpace(s)); err != nil {
+		var fe *forge.Error
+		errors.As(err, &fe)
+		return "", forge.ErrInvalidToolArgs.With(nil, "%s", fe.Message)
 	}
 	return s, nil
 }
