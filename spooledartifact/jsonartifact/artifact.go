@@ -141,8 +141,8 @@ func allLinesValid(data []byte) bool {
 }
 
 // parseDocument validates one json or json5 document and returns it as
-// compact JSON. JSON5 objects come back with sorted keys (the decoder goes
-// through Go maps); numbers keep their exact text.
+// compact JSON. JSON5 objects keep their members in document order (see
+// json5ToJSON); numbers keep their exact text.
 func parseDocument(data []byte, f Format) ([]byte, error) {
 	data = bytes.TrimSpace(data)
 	if f == FormatJSON {
@@ -151,22 +151,7 @@ func parseDocument(data []byte, f Format) ([]byte, error) {
 		}
 		return compact(data), nil
 	}
-	dec := json5.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, ErrUnsupportedFormat.With(err, "jsonartifact: content is not valid json5")
-	}
-	// Decode stops after one value: anything but whitespace after it is an error.
-	var extra any
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return nil, ErrUnsupportedFormat.With(err, "jsonartifact: content is not a single json5 value")
-	}
-	out, err := json.Marshal(fromJSON5(v))
-	if err != nil {
-		return nil, ErrUnsupportedFormat.With(err, "jsonartifact: json5 value has no json form")
-	}
-	return out, nil
+	return json5ToJSON(data)
 }
 
 // fromJSON5 makes a decoded JSON5 value encodable as JSON: json5.Number

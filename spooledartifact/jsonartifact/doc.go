@@ -22,8 +22,9 @@
 // have no size limit: every query streams the reader line by line, holding
 // one 256 KiB buffer and one record (at most Kind.MaxRecordBytes), and
 // validates each record with gjson.Valid (a bad line is ErrInvalidRecord
-// with its line number). JSON5 objects come back with sorted keys; NaN and
-// Infinity become strings.
+// with its line number). JSON5 objects keep their members in document order
+// (a repeated key keeps its first position and last value, as JSON.parse
+// does); NaN and Infinity become strings.
 //
 // # Paths
 //

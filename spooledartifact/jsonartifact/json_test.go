@@ -474,3 +474,37 @@ func TestJSONPathRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestJSON5KeyOrder checks a JSON5 document keeps its members in document
+// order, as the original's JSON5.parse does, at every depth; a repeated key
+// keeps its first position and its last value (JSON.parse's rule).
+func TestJSON5KeyOrder(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ name, in, want string }{
+		{"flat", "{zeta:1, alpha:2, mid:3,}", `{"zeta":1,"alpha":2,"mid":3}`},
+		{"nested, comments and tricky strings",
+			"// c {z:1}\n{b: {z: 1, 'y': [ {q: 1, p: 2} ], \"x\": '}:,/*'}, /* {k:1} */ a: [1, 2,], $_c: \"\\\"}\"}",
+			`{"b":{"z":1,"y":[{"q":1,"p":2}],"x":"}:,/*"},"a":[1,2],"$_c":"\"}"}`},
+		{"repeated key", "{b: 1, a: 2, b: 3}", `{"b":3,"a":2}`},
+		{"repeated object key", "{b: {y: 1}, a: 2, b: {x: 1, w: 2}}", `{"b":{"x":1,"w":2},"a":2}`},
+		{"numbers", "[{b: 0x10, a: .5, c: +1, d: Infinity, e: NaN, f: -0.0}]", `[{"b":16,"a":0.5,"c":1,"d":"Infinity","e":"NaN","f":-0.0}]`},
+		{"escaped keys", `{'k\'q': 1, "a\"b": 2, 'é': 3}`, `{"k'q":1,"a\"b":2,"é":3}`},
+		{"no html escaping", "{u: '<&>'}", `{"u":"<&>"}`},
+		{"scalar root", "'x'", `"x"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, root, err := jsonartifact.Detect([]byte(c.in))
+			if err != nil || f != jsonartifact.FormatJSON5 {
+				t.Fatalf("Detect = %q, %v", f, err)
+			}
+			if string(root) != c.want {
+				t.Errorf("root = %s\nwant   %s", root, c.want)
+			}
+		})
+	}
+	a := jsonartifact.New("id", newMem("{zeta:1, alpha:2, mid:3,}"), jsonartifact.Kind{})
+	keys, ok, err := a.Keys(ctx)
+	if diff := cmp.Diff([]string{"zeta", "alpha", "mid"}, keys); err != nil || !ok || diff != "" {
+		t.Errorf("Keys: %v %v (-want +got):\n%s", ok, err, diff)
+	}
+}
