@@ -243,7 +243,7 @@ func (a *Artifact) sampleLines(ctx context.Context) error {
 	}
 	defer rc.Close()
 	seen := 0
-	err = newLineScanner(rc, a.kind.maxRecordBytes()).each(ctx, func(line []byte, n int) (bool, error) {
+	err = eachLine(ctx, rc, a.kind.maxRecordBytes(), func(line []byte, n int) (bool, error) {
 		if !gjson.ValidBytes(line) {
 			return false, ErrTooLarge.With(nil, "jsonartifact: content is above the %d-byte single-document limit (Kind.MaxDocumentBytes) and is not json lines (line %d is not json)", a.kind.maxDocumentBytes(), n)
 		}

@@ -508,3 +508,36 @@ func TestJSON5KeyOrder(t *testing.T) {
 		t.Errorf("Keys: %v %v (-want +got):\n%s", ok, err, diff)
 	}
 }
+
+// TestRecordTooLarge checks a JSON Lines record above MaxRecordBytes is
+// ErrTooLarge naming its line, wherever it is, and one at the limit is read.
+func TestRecordTooLarge(t *testing.T) {
+	ctx := context.Background()
+	const max = 1 << 10
+	at := `"` + strings.Repeat("x", max-2) + `"` // exactly max bytes
+	over := `"` + strings.Repeat("x", max-1) + `"`
+	for _, c := range []struct {
+		name, content string
+		line          int // -1: no error
+	}{
+		{"at the limit", "1\n" + at + "\n3", -1},
+		{"at the limit, CRLF", "1\r\n" + at + "\r\n3", -1},
+		{"over, middle", "1\n\n" + over + "\n3\n", 2},
+		{"over, last without newline", "1\n" + over, 1},
+		{"far over, last", "1\n" + strings.Repeat(over, 10), 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := jsonartifact.New("id", newMem(c.content), jsonartifact.Kind{Format: jsonartifact.FormatJSONL, MaxRecordBytes: max})
+			n, err := a.Length(ctx)
+			if c.line < 0 {
+				if err != nil || n != 3 {
+					t.Fatalf("length = %d, %v; want 3", n, err)
+				}
+				return
+			}
+			if !errors.Is(err, jsonartifact.ErrTooLarge) || !strings.Contains(err.Error(), fmt.Sprintf("line %d exceeds", c.line)) {
+				t.Fatalf("err = %v, want ErrTooLarge at line %d", err, c.line)
+			}
+		})
+	}
+}

@@ -125,7 +125,7 @@ func (a *Artifact) each(ctx context.Context, fn func(index, line int, value []by
 	}
 	defer rc.Close()
 	index := 0
-	return newLineScanner(rc, a.kind.maxRecordBytes()).each(ctx, func(line []byte, n int) (bool, error) {
+	return eachLine(ctx, rc, a.kind.maxRecordBytes(), func(line []byte, n int) (bool, error) {
 		if !gjson.ValidBytes(line) {
 			return false, ErrInvalidRecord.With(nil, "jsonartifact: line %d is not valid json", n)
 		}
