@@ -2,6 +2,8 @@ package jsonartifact_test
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"strconv"
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/spooledartifact/jsonartifact"
 )
 
@@ -94,6 +97,101 @@ func TestLargeJSONLinesBoundedHeap(t *testing.T) {
 	got, err = callTool(t, k, a, "artifact_json_pluck", map[string]any{"path": "tags.#(==\"even\")#"})
 	if err != nil || !strings.Contains(got, "(truncated: first 1000 values shown") {
 		t.Errorf("pluck: %v %.100s", err, got)
+	}
+}
+
+// TestOneGiBJSONLinesBoundedHeap spools a 1 GiB JSON Lines export
+// (generated while it is written, never held) to a DiskStore and runs
+// artifact_json_filter and artifact_json_length over all of it, with peak
+// HeapInuse (sampled every 20 ms, spooling included) under 64 MiB. Opt-in:
+// JSONARTIFACT_BIG=1 or SPOOLEDARTIFACT_BIG=1.
+func TestOneGiBJSONLinesBoundedHeap(t *testing.T) {
+	if os.Getenv("JSONARTIFACT_BIG") == "" && os.Getenv("SPOOLEDARTIFACT_BIG") == "" {
+		t.Skip("1 GiB test: set JSONARTIFACT_BIG=1 (or SPOOLEDARTIFACT_BIG=1) to run it")
+	}
+	const limit = 64 << 20
+	ctx := context.Background()
+	g := newGen(1)
+	g = newGen(int((1 << 30) / (g.width + 1)))
+	store, err := spooledartifact.NewDiskStore(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	stop := heapInuseSampler()
+	start := time.Now()
+	src, err := g.Open(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := store.Write(ctx, "big", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := r.(io.Closer); ok {
+		defer c.Close()
+	}
+	t.Logf("spooled %d bytes (%d records) in %v", r.ByteLength(), g.n, time.Since(start))
+	k := jsonartifact.Kind{}
+	a := jsonartifact.New("big", r, k)
+	// The last two records match: the filter reads every record.
+	start = time.Now()
+	got, err := callTool(t, k, a, "artifact_json_filter", map[string]any{"path": fmt.Sprintf("#(id>%d)", g.n-3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("artifact_json_filter over all records: %v", time.Since(start))
+	if n := strings.Count(got, `"user": "user-`); n != 2 || !strings.Contains(got, fmt.Sprintf("user-%010d", g.n-1)) {
+		t.Errorf("filter found %d records, want the last two: %.300s", n, got)
+	}
+	start = time.Now()
+	length, err := callTool(t, k, a, "artifact_json_length", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("artifact_json_length: %v", time.Since(start))
+	if length != strconv.Itoa(g.n) {
+		t.Errorf("length = %s, want %d", length, g.n)
+	}
+	peak := stop()
+	t.Logf("peak HeapInuse %.1f MiB over a %d MiB artifact", float64(peak)/(1<<20), r.ByteLength()>>20)
+	if peak > limit {
+		t.Errorf("peak HeapInuse %d bytes, want < %d", peak, limit)
+	}
+}
+
+// heapInuseSampler records the peak HeapInuse until the returned stop is
+// called.
+func heapInuseSampler() (stop func() uint64) {
+	var (
+		peak uint64
+		wg   sync.WaitGroup
+		done = make(chan struct{}) // closed by stop
+	)
+	sample := func() {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		peak = max(peak, ms.HeapInuse)
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				sample()
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		wg.Wait()
+		sample()
+		return peak
 	}
 }
 
