@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -149,4 +150,36 @@ func TestKindCall(t *testing.T) {
 			t.Errorf("%s: %q, %v; want %q", c.name, got, err, c.want)
 		}
 	}
+}
+
+// A kind's Method.Call reads its arguments with IntArg and StringArg, runs
+// on its own artifact type through KindCall, and caps the answer.
+func ExampleKindCall() {
+	ctx := context.Background()
+	r, _ := spooledartifact.WriteString(ctx, spooledartifact.NewMemoryStore(), "call_1", "a\nb\nc\nd")
+	call := spooledartifact.KindCall("SpooledArtifact", func(ctx context.Context, a *spooledartifact.Artifact, args map[string]any) (string, error) {
+		n, err := spooledartifact.IntArg(args, "n", 2)
+		if err != nil {
+			return "", err
+		}
+		lines, err := a.Head(ctx, n)
+		return spooledartifact.CapAnswer(strings.Join(lines, "\n"), 64<<10, "ask for fewer lines"), err
+	})
+	out, _ := call(ctx, spooledartifact.New("call_1", r), map[string]any{"n": 3.0})
+	fmt.Println(out)
+	_, err := call(ctx, spooledartifact.New("call_1", r), map[string]any{"n": -1.0})
+	fmt.Println(errors.Is(err, forge.ErrInvalidToolArgs))
+	// Output:
+	// a
+	// b
+	// c
+	// true
+}
+
+func ExampleCapAnswer() {
+	fmt.Println(spooledartifact.CapAnswer(strings.Repeat("row\n", 30), 72, "narrow the range"))
+	// Output:
+	// row
+	// row
+	// (truncated: answer capped at 72 of 120 bytes; narrow the range)
 }
