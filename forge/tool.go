@@ -207,7 +207,7 @@ type Tool struct {
 	// v is the resolved schema; nil for a LazySchema tool, whose lazy
 	// resolves it once, on first use.
 	v    *validator
-	lazy func() (*validator, error)
+	lazy *lazyValidator
 	// decode turns validated arguments into a *A for the typed handler
 	// (from raw, patched with the root defaults that were filled in, or
 	// from args re-encoded when nested defaults may apply) and typed calls
@@ -332,7 +332,7 @@ func newTool(p *problems, name, description string, schema json.RawMessage, deri
 		o.Meta = nil
 	}
 	var v *validator
-	var lazy func() (*validator, error)
+	var lazy *lazyValidator
 	var doc json.RawMessage
 	switch {
 	case derived == nil && len(schema) == 0:
@@ -346,13 +346,7 @@ func newTool(p *problems, name, description string, schema json.RawMessage, deri
 				p.add("schema: %v", err)
 			}
 		}
-		lazy = sync.OnceValues(func() (*validator, error) {
-			v, err := resolveDoc(doc, derived)
-			if err != nil {
-				return nil, (&problems{"schema: " + err.Error()}).err(ErrInvalidInitialToolValue, name)
-			}
-			return v, nil
-		})
+		lazy = &lazyValidator{name: name, doc: doc, derived: derived}
 	default:
 		var err error
 		v, doc, err = newValidator(schema, derived)
@@ -379,7 +373,27 @@ func (t *Tool) validator() (*validator, error) {
 	case t.v != nil:
 		return t.v, nil
 	}
-	return t.lazy()
+	return t.lazy.get()
+}
+
+// lazyValidator resolves a LazySchema tool's schema once, on first use.
+type lazyValidator struct {
+	once    sync.Once
+	name    string
+	doc     json.RawMessage
+	derived *jsonschema.Schema
+	v       *validator
+	err     error
+}
+
+func (l *lazyValidator) get() (*validator, error) {
+	l.once.Do(func() {
+		l.v, l.err = resolveDoc(l.doc, l.derived)
+		if l.err != nil {
+			l.err = (&problems{"schema: " + l.err.Error()}).err(ErrInvalidInitialToolValue, l.name)
+		}
+	})
+	return l.v, l.err
 }
 
 func validToolName(s string) bool {
