@@ -24,10 +24,14 @@ const (
 // flag (programming error rather than runtime failure) and an optional cause.
 // errors.Is(err, sentinel) matches on Code, so callers branch on
 // errors.Is(err, forge.ErrInvalidToolArgs) and never on message text; use
-// errors.As with *forge.Error to read Code, Status and Fatal.
+// errors.As with *forge.Error to read Code, Status and Fatal. A typed-nil
+// *Error target matches nothing.
 type Error = errcode.Error
 
-// Sentinels for errors.Is.
+// Sentinels for errors.Is. They are read-only identities compared by Code:
+// branch with errors.Is(err, ErrInvalidToolArgs) and build a concrete error
+// with ErrX.With(cause, format, ...), which returns a copy. Never assign to
+// a sentinel's fields: every importer shares the pointer.
 var (
 	ErrInvalidInitialToolCallValue  = &Error{Code: CodeInvalidInitialToolCallValue, Status: 500, Fatal: true}
 	ErrInvalidInitialToolValue      = &Error{Code: CodeInvalidInitialToolValue, Status: 500, Fatal: true}

@@ -10,6 +10,13 @@ type Code string
 // Error is a coded error: stable code, HTTP-like status, fatal flag (a
 // programming error rather than a runtime failure), message and cause.
 // errors.Is(err, sentinel) matches on Code.
+//
+// Packages export sentinels (forge.ErrInvalidToolArgs, ...) as *Error
+// values. A sentinel is a read-only identity: compare against it with
+// errors.Is and derive a concrete error with With, which returns a copy.
+// Never assign to a sentinel's fields; the pointer is shared by every
+// importer, and errors.Is compares Codes, so a changed Status or Message
+// would leak into every error built from it afterwards.
 type Error struct {
 	Code    Code
 	Status  int
@@ -18,8 +25,11 @@ type Error struct {
 	Cause   error
 }
 
-// Error renders "E_CODE: message: cause".
+// Error renders "E_CODE: message: cause" (message and cause when set).
 func (e *Error) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
 	msg := string(e.Code)
 	if e.Message != "" {
 		msg += ": " + e.Message
@@ -31,18 +41,22 @@ func (e *Error) Error() string {
 }
 
 // Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Cause }
-
-// Is reports whether target is an *Error with the same Code.
-func (e *Error) Is(target error) bool {
-	t, ok := target.(*Error)
-	return ok && t.Code == e.Code
+func (e *Error) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Cause
 }
 
-// With returns a copy of e carrying a formatted message and a cause.
+// Is reports whether target is a non-nil *Error with the same Code; a
+// typed-nil target matches nothing.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t != nil && e != nil && t.Code == e.Code
+}
+
+// With returns a new *Error with e's Code, Status and Fatal, a formatted
+// message and cause. e itself is never modified, so sentinels stay intact.
 func (e *Error) With(cause error, format string, args ...any) *Error {
-	c := *e
-	c.Message = fmt.Sprintf(format, args...)
-	c.Cause = cause
-	return &c
+	return &Error{Code: e.Code, Status: e.Status, Fatal: e.Fatal, Message: fmt.Sprintf(format, args...), Cause: cause}
 }
