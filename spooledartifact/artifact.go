@@ -125,8 +125,16 @@ func (a *Artifact) Tail(ctx context.Context, n int) ([]string, error) {
 	return a.Cat(ctx, max(0, count-n), count)
 }
 
-// Cat returns lines [start, end), clamped to [0, count]; end < 0 means to the
-// last line, and end <= start gives an empty result.
+// ToEnd as the end of Cat or EachLine means "through the last line": the
+// original's default when end is omitted.
+const ToEnd = -1
+
+// Cat returns lines [start, end): start is clamped to >= 0 and end to <= the
+// line count, and end <= start (after clamping) gives an empty result, as
+// in the original. One exception: any negative end means the line count
+// (write ToEnd), so Cat(ctx, 0, ToEnd) returns every line where the
+// original's cat(0, -1) gives []; the artifact_cat tool relies on it for an
+// omitted end (its schema refuses a negative one).
 func (a *Artifact) Cat(ctx context.Context, start, end int) ([]string, error) {
 	var out []string
 	err := a.EachLine(ctx, start, end, func(_ int, line []byte) error {
@@ -142,7 +150,8 @@ func (a *Artifact) Cat(ctx context.Context, start, end int) ([]string, error) {
 	return out, nil
 }
 
-// EachLine calls fn with each line in [start, end) (clamped as Cat does), in
+// EachLine calls fn with each line in [start, end) (clamped as Cat does, a
+// negative end meaning ToEnd), in
 // order, without collecting them; line is valid only during the call. It
 // stops at fn's first error and returns it.
 func (a *Artifact) EachLine(ctx context.Context, start, end int, fn func(i int, line []byte) error) error {

@@ -234,32 +234,56 @@ func TestGrepLongInputs(t *testing.T) {
 
 // TestGrepStreamLongLines drives the stream scanner with tiny buffers: lines
 // longer than a chunk grow the buffer, lines longer than maxLine are matched
-// on their prefix and skipped to their end, and numbering stays right.
+// whole (a match past maxLine, an anchor at the line's real end) and
+// reported cut to maxLine, and numbering stays right.
 func TestGrepStreamLongLines(t *testing.T) {
 	long := strings.Repeat("x", 40) + "needle" + strings.Repeat("y", 30) // 76 bytes
 	huge := "needle" + strings.Repeat("z", 200)                          // > maxLine
 	lost := strings.Repeat("z", 200) + "needle"                          // match past maxLine
-	text := strings.Join([]string{"a needle", long, "b", huge, "needle c", lost, "needle"}, "\n")
+	exact := "needle" + strings.Repeat("w", 122)                         // exactly maxLine
+	text := strings.Join([]string{"a needle", long, "b", huge, "needle c", lost, exact, "needle"}, "\n")
 	type hit struct {
 		Line int
 		Len  int
+		Cut  bool
 	}
-	for _, pattern := range []string{"needle", "ne+dle", "(?i)NEEDLE"} {
-		g, err := compileGrep(pattern, "")
+	for _, tc := range []struct {
+		pattern string
+		want    []hit
+	}{
+		{"needle", []hit{{0, 8, false}, {1, 76, false}, {3, 128, true}, {4, 8, false}, {5, 128, true}, {6, 128, false}, {7, 6, false}}},
+		{"ne+dle", []hit{{0, 8, false}, {1, 76, false}, {3, 128, true}, {4, 8, false}, {5, 128, true}, {6, 128, false}, {7, 6, false}}},
+		{"(?i)NEEDLE", []hit{{0, 8, false}, {1, 76, false}, {3, 128, true}, {4, 8, false}, {5, 128, true}, {6, 128, false}, {7, 6, false}}},
+		{"needle$", []hit{{0, 8, false}, {5, 128, true}, {7, 6, false}}},
+		{`z\z`, []hit{{3, 128, true}}},
+		{"^z+$", nil},
+		{"^[a-z]{129,}$", []hit{{3, 128, true}, {5, 128, true}}},
+	} {
+		g, err := compileGrep(tc.pattern, "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got []hit
-		err = scanStream(context.Background(), strings.NewReader(text), g, 16, 128, func(line int, b []byte) bool {
-			got = append(got, hit{line, len(b)})
+		err = scanStream(context.Background(), strings.NewReader(text), g, 16, 128, func(line int, b []byte, cut bool) bool {
+			got = append(got, hit{line, len(b), cut})
 			return true
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []hit{{0, 8}, {1, 76}, {3, 128}, {4, 8}, {6, 6}}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%s (-want +got)\n%s", pattern, diff)
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s stream (-want +got)\n%s", tc.pattern, diff)
+		}
+		got = nil
+		err = scanMemory(context.Background(), []byte(text), g, 128, func(line int, b []byte, cut bool) bool {
+			got = append(got, hit{line, len(b), cut})
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s memory (-want +got)\n%s", tc.pattern, diff)
 		}
 	}
 }
@@ -274,6 +298,7 @@ func TestGrepRegexErrors(t *testing.T) {
 		{"(?!a)", "", ErrUnsupportedRegex},
 		{"(?<=a)b", "", ErrUnsupportedRegex},
 		{"(?<!a)b", "", ErrUnsupportedRegex},
+		{"(?>a)", "", ErrUnsupportedRegex},
 		{`(a)\1`, "", ErrUnsupportedRegex},
 		{`(?<n>a)\k<n>`, "", ErrUnsupportedRegex},
 		{"(a", "", ErrInvalidRegex},
@@ -290,6 +315,9 @@ func TestGrepRegexErrors(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), "spooledartifact:") {
 				t.Errorf("message lacks package prefix: %v", err)
+			}
+			if strings.Contains(err.Error(), "((?") || strings.Contains(err.Error(), `(\`) {
+				t.Errorf("doubled parenthesis in %q", err)
 			}
 		})
 	}
@@ -396,5 +424,38 @@ func TestEstimateChunked(t *testing.T) {
 		func(s string) (int, error) { return len(s), nil })
 	if err != nil || n != len(text) {
 		t.Errorf("chunked count = %d, %v; want %d", n, err, len(text))
+	}
+}
+
+// TestCatBounds pins Cat's clamping: the original's [start, end) with
+// end < start empty, and ToEnd (any negative end) for "through the last
+// line".
+func TestCatBounds(t *testing.T) {
+	ctx := context.Background()
+	a := New("x", newMemoryReader([]byte(greek), indexShape{}))
+	all := strings.Split(greek, "\n")
+	tests := []struct {
+		start, end int
+		want       []string
+	}{
+		{1, 4, all[1:4]},
+		{-5, 2, all[:2]},
+		{3, 100, all[3:]},
+		{3, 2, []string{}},
+		{3, 3, []string{}},
+		{7, 9, []string{}},
+		{0, ToEnd, all},
+		{2, ToEnd, all[2:]},
+		{2, -7, all[2:]},
+		{9, ToEnd, []string{}},
+	}
+	for _, tt := range tests {
+		got, err := a.Cat(ctx, tt.start, tt.end)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("Cat(%d, %d) (-want +got)\n%s", tt.start, tt.end, diff)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package spooledartifact
 import (
 	"bytes"
 	"context"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -79,7 +80,65 @@ func FuzzLineIndex(f *testing.F) {
 	})
 }
 
-// FuzzGrep checks grep's chunked scan modes against a per-line regexp.
+// numberedLine is a grep hit as the tests compare it: number and text.
+type numberedLine struct {
+	Line int
+	Text string
+}
+
+// naiveGrep is the reference grep: every line on its own through the
+// user's regexp.
+func naiveGrep(g *grepPattern, text string) []numberedLine {
+	want := []numberedLine{}
+	for i, l := range naiveLines(text) {
+		if g.line.MatchString(l) {
+			want = append(want, numberedLine{i, l})
+		}
+	}
+	return want
+}
+
+// grepArtifacts returns text as a memory artifact and a disk-spilled one.
+func grepArtifacts(t *testing.T, text string) map[string]*Artifact {
+	t.Helper()
+	disk, err := NewDiskStore(t.TempDir(), &DiskOptions{SpillThreshold: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := WriteString(context.Background(), disk, "d", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.(*spoolReader).Close() })
+	return map[string]*Artifact{"memory": New("m", newMemoryReader([]byte(text), indexShape{})), "disk": New("d", r)}
+}
+
+// checkGrep compares Grep on the artifacts of text with naiveGrep, line
+// numbers included.
+func checkGrep(t *testing.T, arts map[string]*Artifact, text, pattern, flags string) {
+	t.Helper()
+	g, err := compileGrep(pattern, flags)
+	if err != nil {
+		return
+	}
+	want := naiveGrep(g, text)
+	for name, a := range arts {
+		res, err := a.Grep(context.Background(), pattern, &GrepOptions{Flags: flags})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := []numberedLine{}
+		for _, l := range res.Lines {
+			got = append(got, numberedLine{l.Line, l.Text})
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%s: mode %d pattern %q flags %q (-want +got)\n%s", name, g.mode, pattern, flags, diff)
+		}
+	}
+}
+
+// FuzzGrep checks grep's chunked scan modes against a per-line regexp,
+// line numbers included.
 func FuzzGrep(f *testing.F) {
 	for _, p := range []string{"a", "a$", "^b", `\s`, `[^x]+`, "(?s).", "", `\Aa|b\z`, "ab|c", `x\ny`, `\bfoo\b`, "é",
 		`[0-9]{2}ab`, `a+bab`, `^ba?b$`, `fo+ ba.`, `(?i)é+oo`, `x(ab|c)*ab[^b]`, `\Bab`, `^$`, `(?m)^ab$`, `ä.b`, `(?i)ab`, `(?i)fo+B`, `(?i)bA`} {
@@ -90,34 +149,47 @@ func FuzzGrep(f *testing.F) {
 	f.Add("12ab 3ab\nzabab ab", `[0-9]ab`, "")
 	f.Add("aaab aab\nab", `a*aab`, "")
 	f.Add("ab ab ab ab ab ab ab ab ab ab abc", `ab.*bc`, "")
+	f.Add("\n\nx\n\n", "^$", "m")
+	f.Add("a\r\nb\xff\n\xff", `\x{FFFD}|\r$`, "s")
 	f.Fuzz(func(t *testing.T, text, pattern, flags string) {
-		g, err := compileGrep(pattern, flags)
-		if err != nil {
-			return
-		}
-		want := []string{}
-		for _, l := range naiveLines(text) {
-			if g.line.MatchString(l) {
-				want = append(want, l)
-			}
-		}
-		ctx := context.Background()
-		mem := New("m", newMemoryReader([]byte(text), indexShape{}))
-		disk, _ := NewDiskStore(t.TempDir(), &DiskOptions{SpillThreshold: -1})
-		r, err := WriteString(ctx, disk, "d", text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for name, a := range map[string]*Artifact{"memory": mem, "disk": New("d", r)} {
-			res, err := a.Grep(ctx, pattern, &GrepOptions{Flags: flags})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(want, res.Texts()); diff != "" {
-				t.Fatalf("%s: mode %d pattern %q (-want +got)\n%s", name, g.mode, pattern, diff)
-			}
+		if _, err := compileGrep(pattern, flags); err == nil {
+			checkGrep(t, grepArtifacts(t, text), text, pattern, flags)
 		}
 	})
+}
+
+// TestGrepAcrossChunks greps a ~600 KiB text, which crosses the 256 KiB
+// read chunk twice (and the memory scan's chunk cuts), with anchors, empty
+// matches, every flag, '\r' and invalid UTF-8, comparing line numbers and
+// texts with the per-line reference: what FuzzGrep's small inputs never
+// reach.
+func TestGrepAcrossChunks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	pieces := []string{"a", "b", "ab", "\n", "\r", "\r\n", "é", "\xff", "\xe2\x82", "x", "K", "\u212a", " ", "1", "A", "foo", "Bar", "\n\n", "ab ab"}
+	var b strings.Builder
+	for b.Len() < 600<<10 {
+		b.WriteString(pieces[rng.IntN(len(pieces))])
+		if rng.IntN(5000) == 0 { // a few lines longer than a chunk boundary region
+			b.WriteString(strings.Repeat("z", rng.IntN(40<<10)))
+		}
+	}
+	text := b.String()
+	if text[grepChunk-1] != '\n' { // and one line break right at a chunk edge
+		text = text[:grepChunk-1] + "\n" + text[grepChunk:]
+	}
+	patterns := []string{"", "^", "$", "^$", "a$", "^b", `\r$`, `a\r`, `^\r?$`, "x*", `\bfoo\b`, "é", `\x{FFFD}`, "[^a]",
+		"(?:ab)+$", "K", "k", "^a.b", "z{100}", `(?s)a.b`, `\Aab`, `b\z`, "foo|Bar", `1\s*A`}
+	arts := grepArtifacts(t, text)
+	flags := []string{"", "i", "m", "s", "ims"}
+	step := 1
+	if testing.Short() || raceEnabled { // regexp is ~10x slower under -race
+		step = 4
+	}
+	for i := 0; i < len(patterns); i += step {
+		p := patterns[i]
+		checkGrep(t, arts, text, p, flags[i%len(flags)])
+		checkGrep(t, arts, text, p, flags[(i+2)%len(flags)])
+	}
 }
 
 func FuzzLowerASCII(f *testing.F) {

@@ -1,12 +1,15 @@
 package spooledartifact
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // GrepOptions tune Grep; nil means the original's behaviour: every matching
@@ -15,6 +18,8 @@ type GrepOptions struct {
 	// Flags is a subset of "ims": i ignores case, m makes ^ and $ match at
 	// line breaks (a no-op on a single line), s lets '.' match '\n' (also a
 	// no-op: a line holds no '\n'). They map to RE2's (?ims). "" = none.
+	// Unlike JavaScript's m, RE2's never treats '\r' as a line break (see
+	// Grep).
 	Flags string
 	// MaxMatches caps the matching lines returned; 0 means no cap.
 	MaxMatches int
@@ -29,8 +34,12 @@ type GrepOptions struct {
 // GrepLine is one line of a grep result.
 type GrepLine struct {
 	Line  int    // 0-based line number
-	Text  string // the line without its '\n'
+	Text  string // the line without its '\n' (its first bytes when Truncated)
 	Match bool   // false for a context line
+	// Truncated reports a line longer than MaxGrepLine bytes: it was
+	// matched whole, but Text holds only its first MaxGrepLine bytes (fewer
+	// by up to 3 so as not to split a UTF-8 sequence).
+	Truncated bool
 }
 
 // GrepResult is what Grep found, in line order.
@@ -56,7 +65,8 @@ func (r *GrepResult) Texts() []string {
 // Format renders the result as text: lines joined with '\n'; with
 // lineNumbers each line is prefixed "N:" (a match) or "N-" (context), N
 // 0-based as everywhere; non-adjacent context groups are separated by "--",
-// as GNU grep does. No lines gives "".
+// as GNU grep does. A truncated line ends with " …[line truncated after N
+// bytes]". No lines gives "".
 func (r *GrepResult) Format(lineNumbers bool) string {
 	var b strings.Builder
 	for i, l := range r.Lines {
@@ -75,6 +85,9 @@ func (r *GrepResult) Format(lineNumbers bool) string {
 			}
 		}
 		b.WriteString(l.Text)
+		if l.Truncated {
+			fmt.Fprintf(&b, " …[line truncated after %d bytes]", len(l.Text))
+		}
 	}
 	return b.String()
 }
@@ -84,8 +97,15 @@ func (r *GrepResult) hasContext() bool { return len(r.Lines) != r.Matches }
 // Grep returns the lines matching pattern, an RE2 regular expression
 // (https://github.com/google/re2/wiki/Syntax), tested against each line on
 // its own, in order. It runs in time linear in the artifact's size and holds
-// one 256 KiB chunk at a time (see MaxGrepLine for giant lines). JavaScript-only
-// features give ErrUnsupportedRegex, other syntax errors ErrInvalidRegex.
+// one 256 KiB chunk at a time, and at most MaxGrepLine bytes of a longer
+// line (which is still matched whole, see MaxGrepLine). The result is the
+// same on every store. JavaScript-only features give ErrUnsupportedRegex,
+// other syntax errors ErrInvalidRegex.
+//
+// One difference from the JavaScript original remains: with the m flag, JS
+// also treats '\r' as a line break, so /a$/m matches the line "a\r"; RE2
+// (and so Grep) does not, and since lines are split on '\n' only, a CRLF
+// file's lines end in '\r'. Write `a\r?$` to match such lines either way.
 func (a *Artifact) Grep(ctx context.Context, pattern string, opts *GrepOptions) (*GrepResult, error) {
 	var o GrepOptions
 	if opts != nil {
@@ -98,7 +118,7 @@ func (a *Artifact) Grep(ctx context.Context, pattern string, opts *GrepOptions) 
 	res := &GrepResult{}
 	size := 0
 	var matchLines []int
-	err = scanLines(ctx, a.r, g, func(line int, text []byte) bool {
+	err = scanLines(ctx, a.r, g, MaxGrepLine, func(line int, text []byte, cut bool) bool {
 		if (o.MaxMatches > 0 && res.Matches >= o.MaxMatches) ||
 			(o.MaxBytes > 0 && res.Matches > 0 && size+len(text)+1 > o.MaxBytes) {
 			res.Truncated = true
@@ -106,7 +126,7 @@ func (a *Artifact) Grep(ctx context.Context, pattern string, opts *GrepOptions) 
 		}
 		size += len(text) + 1
 		res.Matches++
-		res.Lines = append(res.Lines, GrepLine{Line: line, Text: string(text), Match: true})
+		res.Lines = append(res.Lines, GrepLine{Line: line, Text: string(text), Match: true, Truncated: cut})
 		matchLines = append(matchLines, line)
 		return true
 	})
@@ -126,7 +146,9 @@ func (a *Artifact) Grep(ctx context.Context, pattern string, opts *GrepOptions) 
 
 // GrepFunc streams the lines matching pattern to fn, in order, without
 // collecting them (grep -c, or a caller with its own sink); text is valid
-// only during the call. fn returns false to stop. Only opts.Flags is used.
+// only during the call, and for a line longer than MaxGrepLine it is the
+// line's first bytes, as in GrepLine.Truncated. fn returns false to stop.
+// Only opts.Flags is used.
 func (a *Artifact) GrepFunc(ctx context.Context, pattern string, opts *GrepOptions, fn func(line int, text []byte) bool) error {
 	flags := ""
 	if opts != nil {
@@ -136,16 +158,16 @@ func (a *Artifact) GrepFunc(ctx context.Context, pattern string, opts *GrepOptio
 	if err != nil {
 		return err
 	}
-	return scanLines(ctx, a.r, g, fn)
+	return scanLines(ctx, a.r, g, MaxGrepLine, func(line int, text []byte, _ bool) bool { return fn(line, text) })
 }
 
 // addContext replaces res.Lines with the matches plus their context lines,
 // read through the line index range by range.
 func (a *Artifact) addContext(ctx context.Context, res *GrepResult, before, after int) error {
 	matches := res.Lines
-	isMatch := make(map[int]string, len(matches))
+	isMatch := make(map[int]GrepLine, len(matches))
 	for _, m := range matches {
-		isMatch[m.Line] = m.Text
+		isMatch[m.Line] = m
 	}
 	var out []GrepLine
 	next := 0 // first line not yet emitted
@@ -157,11 +179,11 @@ func (a *Artifact) addContext(ctx context.Context, res *GrepResult, before, afte
 			hi = matches[j].Line + after + 1
 			j++
 		}
-		err := a.EachLine(ctx, lo, hi, func(n int, text []byte) error {
-			if t, ok := isMatch[n]; ok {
-				out = append(out, GrepLine{Line: n, Text: t, Match: true})
+		err := a.eachLineCut(ctx, lo, hi, MaxGrepLine, func(n int, text []byte, cut bool) error {
+			if m, ok := isMatch[n]; ok {
+				out = append(out, m)
 			} else {
-				out = append(out, GrepLine{Line: n, Text: string(text)})
+				out = append(out, GrepLine{Line: n, Text: string(text), Truncated: cut})
 			}
 			return nil
 		})
@@ -175,34 +197,87 @@ func (a *Artifact) addContext(ctx context.Context, res *GrepResult, before, afte
 	return nil
 }
 
+// eachLineCut is EachLine with lines longer than limit cut to their first
+// limit bytes (at a UTF-8 boundary); this package's readers never hold such
+// a line whole.
+func (a *Artifact) eachLineCut(ctx context.Context, start, end, limit int, fn func(i int, line []byte, cut bool) error) error {
+	cutFn := func(i int, line []byte, cut bool) error {
+		if len(line) > limit {
+			line, cut = line[:limit], true
+		}
+		if cut {
+			line = trimPartialRune(line)
+		}
+		return fn(i, line, cut)
+	}
+	if sr, ok := a.r.(*spoolReader); ok {
+		count := sr.LineCount()
+		if end < 0 || end > count {
+			end = count
+		}
+		return sr.lines(ctx, start, end, limit, cutFn)
+	}
+	return a.EachLine(ctx, start, end, func(i int, line []byte) error { return cutFn(i, line, false) })
+}
+
+// trimPartialRune drops an incomplete UTF-8 sequence at the end of b (one a
+// cut split), keeping invalid bytes that were there already.
+func trimPartialRune(b []byte) []byte {
+	for k := 1; k <= utf8.UTFMax-1 && k <= len(b); k++ {
+		if i := len(b) - k; utf8.RuneStart(b[i]) {
+			if b[i] >= utf8.RuneSelf && !utf8.FullRune(b[i:]) {
+				return b[:i]
+			}
+			break
+		}
+	}
+	return b
+}
+
 // grepChunk is the read size of a grep scan.
 const grepChunk = 256 << 10
 
-// MaxGrepLine bounds the memory a grep spends on one line. A line longer
-// than this is matched on its first MaxGrepLine bytes only, and a match
-// returns that prefix: a deliberate limit so that a query of a giant
-// one-line artifact (a minified JSON dump) stays in bounded memory.
+// MaxGrepLine bounds the memory a grep spends on one line. A longer line
+// (a minified JSON dump, say) is still matched whole: its first MaxGrepLine
+// bytes are buffered and the rest is streamed through RE2
+// (regexp.MatchReader: linear time, bounded memory), with the same answer
+// on every store; a match returns its first MaxGrepLine bytes as Text,
+// marked Truncated.
 const MaxGrepLine = 32 << 20
 
 // scanLines feeds every line matching g to emit, in order, until emit
-// returns false. Memory-backed readers are scanned in place; others are
-// streamed through a grepChunk buffer.
-func scanLines(ctx context.Context, r Reader, g *grepPattern, emit func(line int, text []byte) bool) error {
+// returns false; a line longer than maxLine is matched whole and emitted as
+// its first maxLine bytes (cut at a UTF-8 boundary) with cut set.
+// Memory-backed readers are scanned in place; others are streamed through a
+// grepChunk buffer that grows up to maxLine for a long line.
+func scanLines(ctx context.Context, r Reader, g *grepPattern, maxLine int, emit func(line int, text []byte, cut bool) bool) error {
 	if r.ByteLength() == 0 || g.mode == modeNever {
 		return ctx.Err()
 	}
 	if sr, ok := r.(*spoolReader); ok && sr.f == nil {
-		return scanMemory(ctx, sr.data, g, emit)
+		return scanMemory(ctx, sr.data, g, maxLine, emit)
 	}
 	rc, err := r.Open(ctx)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	return scanStream(ctx, rc, g, grepChunk, MaxGrepLine, emit)
+	return scanStream(ctx, rc, g, grepChunk, maxLine, emit)
 }
 
-func scanMemory(ctx context.Context, data []byte, g *grepPattern, emit func(int, []byte) bool) error {
+// capEmit adapts emit for g.scan, whose lines are whole: one longer than
+// maxLine is cut.
+func capEmit(maxLine int, emit func(int, []byte, bool) bool) func(int, []byte) bool {
+	return func(line int, text []byte) bool {
+		if len(text) > maxLine {
+			return emit(line, trimPartialRune(text[:maxLine]), true)
+		}
+		return emit(line, text, false)
+	}
+}
+
+func scanMemory(ctx context.Context, data []byte, g *grepPattern, maxLine int, emit3 func(int, []byte, bool) bool) error {
+	emit := capEmit(maxLine, emit3)
 	line := 0
 	for len(data) > 0 {
 		if err := ctx.Err(); err != nil {
@@ -231,12 +306,14 @@ func scanMemory(ctx context.Context, data []byte, g *grepPattern, emit func(int,
 }
 
 // scanStream reads src in chunk-sized reads, growing the buffer up to
-// maxLine for a longer line.
-func scanStream(ctx context.Context, src io.Reader, g *grepPattern, chunk, maxLine int, emit func(int, []byte) bool) error {
-	buf := make([]byte, chunk)
+// maxLine for a longer line. A line longer than maxLine is matched by
+// streaming its rest through RE2 (see lineTail).
+func scanStream(ctx context.Context, src io.Reader, g *grepPattern, chunk, maxLine int, emit3 func(int, []byte, bool) bool) error {
+	src = ctxReader{ctx, src}
+	emit := capEmit(maxLine, emit3)
+	buf := make([]byte, min(chunk, maxLine))
 	n := 0 // bytes held in buf
 	line := 0
-	skipping := false // discarding the rest of an over-long line
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -248,50 +325,96 @@ func scanStream(ctx context.Context, src io.Reader, g *grepPattern, chunk, maxLi
 			return rerr
 		}
 		data := buf[:n]
-		if skipping {
-			q := bytes.IndexByte(data, '\n')
-			if q < 0 {
-				if eof {
-					return nil
-				}
-				n = 0
-				continue
-			}
-			skipping = false
-			data = data[q+1:]
-			line++
-		}
 		if eof {
 			g.scan(data, false, line, emit)
 			return nil
 		}
 		last := bytes.LastIndexByte(data, '\n')
-		if last < 0 {
-			if len(data) < len(buf) { // room left (after a skip): read more
-				n = copy(buf, data)
-				continue
-			}
-			if len(buf) < maxLine {
-				nb := make([]byte, min(2*len(buf), maxLine))
-				n = copy(nb, data)
-				buf = nb
-				continue
-			}
-			// Over-long line: match its prefix, then skip to its end.
-			if _, stop := g.scan(data, false, line, emit); stop {
+		if last >= 0 {
+			var stop bool
+			line, stop = g.scan(data[:last+1], true, line, emit)
+			if stop {
 				return nil
 			}
-			skipping = true
-			n = 0
+			n = copy(buf, data[last+1:])
 			continue
 		}
-		var stop bool
-		line, stop = g.scan(data[:last+1], true, line, emit)
-		if stop {
+		if len(buf) < maxLine {
+			nb := make([]byte, min(2*len(buf), maxLine))
+			n = copy(nb, data)
+			buf = nb
+			continue
+		}
+		// data is the first maxLine bytes of a longer line (or of one of
+		// exactly maxLine bytes): match the whole line, streaming the rest.
+		tail := &lineTail{src: src, max: len(buf)}
+		matched := g.line.MatchReader(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(data), tail), 64<<10))
+		if err := tail.drain(); err != nil {
+			return err
+		}
+		if matched {
+			text, cut := data, tail.n > 0
+			if cut {
+				text = trimPartialRune(text)
+			}
+			if !emit3(line, text, cut) {
+				return nil
+			}
+		}
+		if !tail.newline { // the line ended the content
 			return nil
 		}
-		n = copy(buf, data[last+1:])
+		line++
+		n = copy(buf, tail.rest)
 	}
+}
+
+// lineTail reads src up to its next '\n' and ends there (io.EOF), keeping
+// what it read past the '\n' in rest: the rest of an over-long line, fed to
+// regexp.MatchReader.
+type lineTail struct {
+	src     io.Reader
+	max     int    // the most bytes read at once, so that rest fits the scan buffer
+	n       int64  // bytes of the line returned (the '\n' excluded)
+	rest    []byte // bytes read past the '\n'
+	done    bool   // the '\n', the end of src or an error was reached
+	newline bool   // the line ended with a '\n'
+	err     error  // a read error other than io.EOF
+}
+
+func (t *lineTail) Read(p []byte) (int, error) {
+	if t.done {
+		return 0, io.EOF
+	}
+	k, err := t.src.Read(p[:min(len(p), t.max)])
+	if q := bytes.IndexByte(p[:k], '\n'); q >= 0 {
+		t.rest = append(t.rest[:0], p[q+1:k]...)
+		t.done, t.newline = true, true
+		t.n += int64(q)
+		return q, io.EOF
+	}
+	t.n += int64(k)
+	if err != nil {
+		t.done = true
+		if err != io.EOF {
+			t.err = err
+		}
+		return k, io.EOF
+	}
+	return k, nil
+}
+
+// drain reads to the end of the line, for a match that stopped early, and
+// returns the read error, if any.
+func (t *lineTail) drain() error {
+	var scratch []byte
+	for !t.done {
+		if scratch == nil {
+			scratch = make([]byte, min(64<<10, t.max))
+		}
+		t.Read(scratch)
+	}
+	return t.err
 }
 
 // scan finds the matching lines of region, whose first line is number

@@ -367,7 +367,7 @@ func regexError(pattern string, err error) error {
 			if strings.HasPrefix(se.Expr, "(?=") || strings.HasPrefix(se.Expr, "(?!") ||
 				strings.HasPrefix(se.Expr, "(?<=") || strings.HasPrefix(se.Expr, "(?<!") {
 				return ErrUnsupportedRegex.With(nil,
-					"spooledartifact: pattern %q uses lookahead or lookbehind (%s), which RE2 does not support; match the surrounding text directly or run several greps", pattern, se.Expr)
+					"spooledartifact: pattern %q uses lookahead or lookbehind %s, which RE2 does not support; match the surrounding text directly or run several greps", pattern, se.Expr)
 			}
 			if strings.HasPrefix(se.Expr, "(?>") {
 				return ErrUnsupportedRegex.With(nil,
@@ -376,7 +376,7 @@ func regexError(pattern string, err error) error {
 		case syntax.ErrInvalidEscape:
 			if len(se.Expr) >= 2 && (se.Expr[1] >= '1' && se.Expr[1] <= '9' || se.Expr[1] == 'k') {
 				return ErrUnsupportedRegex.With(nil,
-					"spooledartifact: pattern %q uses a backreference (%s), which RE2 does not support; repeat the text you expect instead", pattern, se.Expr)
+					"spooledartifact: pattern %q uses a backreference %s, which RE2 does not support; repeat the text you expect instead", pattern, se.Expr)
 			}
 		}
 		return ErrInvalidRegex.With(nil, "spooledartifact: invalid regex %q: %s: %s (RE2 syntax)", pattern, se.Code, se.Expr)
