@@ -13,8 +13,11 @@ import (
 
 // ExecutionStart is reported before a handler runs.
 type ExecutionStart struct {
-	ToolName  string
-	CallID    string
+	ToolName string
+	CallID   string
+	// Args is a deep copy of the validated arguments (defaults applied),
+	// the observer's own: the handler is free to change its map meanwhile,
+	// and the event may cross goroutines.
 	Args      map[string]any
 	StartedAt time.Time
 }
@@ -111,7 +114,7 @@ func (t *Tool) Execute(ctx context.Context, raw json.RawMessage, inv Invocation,
 	var start time.Time // read only for the observer's events
 	if obs != nil {
 		start = time.Now()
-		obs.ToolExecutionStart(ExecutionStart{ToolName: t.name, CallID: inv.CallID, Args: args, StartedAt: start})
+		obs.ToolExecutionStart(ExecutionStart{ToolName: t.name, CallID: inv.CallID, Args: cloneArgs(args), StartedAt: start})
 	}
 	out, err := t.run(ctx, args, typedArgs, inv)
 	if obs != nil {
@@ -123,6 +126,36 @@ func (t *Tool) Execute(ctx context.Context, raw json.RawMessage, inv Invocation,
 }
 
 var emptyObject = json.RawMessage("{}")
+
+// cloneArgs deep-copies decoded JSON (objects and arrays; the other values
+// are immutable).
+func cloneArgs(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]any, len(m))
+	for k, v := range m {
+		c[k] = cloneJSON(v)
+	}
+	return c
+}
+
+func cloneJSON(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		return cloneArgs(v)
+	case []any:
+		if v == nil {
+			return v
+		}
+		c := make([]any, len(v))
+		for i, e := range v {
+			c[i] = cloneJSON(e)
+		}
+		return c
+	}
+	return v
+}
 
 func trimSpace(b []byte) []byte {
 	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {

@@ -6,12 +6,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
 )
 
@@ -362,5 +365,42 @@ func TestExecuteCallIDExact(t *testing.T) {
 	}
 	if got := rec.starts[0].CallID; got != want {
 		t.Errorf("callId = %s, want %s", got, want)
+	}
+}
+
+// chanObserver forwards start events over a channel, as the turn runner does.
+type chanObserver chan ExecutionStart
+
+func (o chanObserver) ToolExecutionStart(e ExecutionStart) { o <- e }
+func (o chanObserver) ToolExecutionEnd(ExecutionEnd)       {}
+
+// The start event's Args belong to the observer: a handler editing its own
+// map (nested values too) neither races with an observer reading the event on
+// another goroutine nor changes what the observer sees.
+func TestExecuteStartArgsIndependent(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","additionalProperties":true}`)
+	tool := mustTool(t, schema, func(_ context.Context, args map[string]any, _ Invocation) (Output, error) {
+		for i := range 100 {
+			args[strconv.Itoa(i)] = i
+			args["o"].(map[string]any)["k"] = i
+			args["l"].([]any)[0] = i
+		}
+		return TextOutput(""), nil
+	}, nil)
+	obs := make(chanObserver, 1)
+	seen := make(chan map[string]any)
+	go func() {
+		s := <-obs
+		for range 100 { // read while the handler writes
+			_ = fmt.Sprint(s.Args)
+		}
+		seen <- s.Args
+	}()
+	if _, err := tool.Execute(context.Background(), json.RawMessage(`{"a":1,"o":{"k":"v"},"l":["x"]}`), Invocation{CallID: "c"}, obs); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"a": 1.0, "o": map[string]any{"k": "v"}, "l": []any{"x"}}
+	if diff := cmp.Diff(want, <-seen); diff != "" {
+		t.Errorf("start Args changed by the handler (-want +got):\n%s", diff)
 	}
 }
