@@ -1,6 +1,7 @@
 package forge
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -92,7 +93,7 @@ func (t *Tool) Execute(ctx context.Context, raw json.RawMessage, inv Invocation,
 	}
 	if inv.CallID == "" {
 		src := []byte(raw)
-		if len(trimSpace(raw)) == 0 {
+		if len(bytes.TrimSpace(raw)) == 0 {
 			src = emptyObject
 		}
 		// ChecksumJSON rather than Checksum: no boxing of raw into an any.
@@ -155,16 +156,6 @@ func cloneJSON(v any) any {
 		return c
 	}
 	return v
-}
-
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {
-		b = b[1:]
-	}
-	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
-		b = b[:len(b)-1]
-	}
-	return b
 }
 
 type result struct {

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math/big"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -30,6 +33,47 @@ func FuzzExecute(f *testing.F) {
 			if out.Kind() != OutputText {
 				t.Fatalf("%s(%q): output kind %v", tool.Name(), raw, out.Kind())
 			}
+		}
+	})
+}
+
+// FuzzPlainInteger checks plainInteger against exact rational arithmetic:
+// whatever it respells has the same value, in plain digits, and it respells
+// every integer of up to 20 digits written with a fraction or exponent.
+func FuzzPlainInteger(f *testing.F) {
+	for _, s := range []string{"1e2", "-1.50e1", "0.0", "1e-1", "9007199254740.993e3", "1e20", "100", "-0e5", "1.000e+003"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, lit string) {
+		var n json.Number
+		if json.Unmarshal([]byte(lit), &n) != nil || string(n) != lit || len(lit) > 64 {
+			return // only JSON number literals, kept small for big.Rat
+		}
+		if i := strings.IndexAny(lit, "eE"); i >= 0 {
+			if e, err := strconv.Atoi(lit[i+1:]); err != nil || e < -1000 || e > 1000 {
+				if _, done := plainInteger(lit); done && strings.Trim(lit[:i], "-0.") != "" {
+					t.Fatalf("plainInteger(%q) respelled a number past its exponent range", lit)
+				}
+				return
+			}
+		}
+		want, ok := new(big.Rat).SetString(lit)
+		if !ok {
+			t.Fatalf("big.Rat cannot parse %q", lit)
+		}
+		got, done := plainInteger(lit)
+		if !done {
+			plain := !strings.ContainsAny(lit, ".eE")
+			if want.IsInt() && !plain && len(strings.TrimPrefix(want.Num().String(), "-")) <= 20 {
+				t.Fatalf("plainInteger(%q) declined an integer %s", lit, want.Num())
+			}
+			return
+		}
+		if strings.ContainsAny(got, ".eE+") {
+			t.Fatalf("plainInteger(%q) = %q, not plain digits", lit, got)
+		}
+		if r, ok := new(big.Rat).SetString(got); !ok || r.Cmp(want) != 0 {
+			t.Fatalf("plainInteger(%q) = %q, value differs", lit, got)
 		}
 	})
 }

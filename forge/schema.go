@@ -380,3 +380,115 @@ func (v *validator) defaultsPatch(mask uint64) []byte {
 	}
 	return append(b, '}')
 }
+
+// decodeSource is the JSON a typed tool decodes its struct from: raw ({}
+// when empty), or, when defaults may sit below the root, raw re-decoded with
+// every number kept as its literal (json.Number), defaulted and re-encoded,
+// so no integer passes through a float64.
+func (v *validator) decodeSource(raw json.RawMessage, added applied) ([]byte, error) {
+	b := bytes.TrimSpace(raw)
+	if !added.all {
+		if len(b) == 0 {
+			return emptyObject, nil
+		}
+		return b, nil
+	}
+	m := map[string]any{}
+	if len(b) > 0 {
+		d := json.NewDecoder(bytes.NewReader(b))
+		d.UseNumber()
+		if err := d.Decode(&m); err != nil {
+			return nil, fmt.Errorf("arguments are not valid JSON: %s", decodeProblem(err))
+		}
+	}
+	if err := applyDefaults(v.root, &m); err != nil {
+		return nil, err
+	}
+	return json.Marshal(m)
+}
+
+// integralNumberError reports whether err is encoding/json refusing a number
+// written with a fraction or an exponent, which may be an integer in
+// disguise (1e2, 10.0).
+func integralNumberError(err error) bool {
+	te, ok := errors.AsType[*json.UnmarshalTypeError](err)
+	return ok && strings.HasPrefix(te.Value, "number ") && strings.ContainsAny(te.Value, ".eE")
+}
+
+// plainIntegers re-encodes the JSON object src with every integer-valued
+// number spelled in plain digits (1e2 → 100, 1.50e1 → 15), exactly; other
+// numbers keep their literal. changed is false when nothing was respelled.
+func plainIntegers(src []byte) (out []byte, changed bool) {
+	d := json.NewDecoder(bytes.NewReader(src))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, false
+	}
+	var walk func(v any) any
+	walk = func(v any) any {
+		switch v := v.(type) {
+		case json.Number:
+			if p, ok := plainInteger(string(v)); ok {
+				changed = true
+				return json.Number(p)
+			}
+		case map[string]any:
+			for k, e := range v {
+				v[k] = walk(e)
+			}
+		case []any:
+			for i, e := range v {
+				v[i] = walk(e)
+			}
+		}
+		return v
+	}
+	v = walk(v)
+	if !changed {
+		return nil, false
+	}
+	out, err := json.Marshal(v)
+	return out, err == nil
+}
+
+// plainInteger spells a JSON number literal with a fraction or exponent
+// whose value is an integer in plain digits, by moving the decimal point
+// (no floating point, so exact). ok is false when lit is already plain, is
+// not an integer, or needs more than 20 digits (more than any Go integer
+// holds: the decoder's own error then stands).
+func plainInteger(lit string) (string, bool) {
+	s, neg := strings.CutPrefix(lit, "-")
+	mant, exp := s, 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		n, err := strconv.Atoi(s[i+1:])
+		if err != nil || n < -1000 || n > 1000 {
+			return "", false
+		}
+		mant, exp = s[:i], n
+	} else if !strings.Contains(s, ".") {
+		return "", false
+	}
+	whole, frac, _ := strings.Cut(mant, ".")
+	digits := whole + frac
+	exp -= len(frac)
+	if exp < 0 {
+		cut := max(len(digits)+exp, 0)
+		if strings.Trim(digits[cut:], "0") != "" {
+			return "", false // a non-zero digit after the point
+		}
+		digits, exp = digits[:cut], 0
+	}
+	digits = strings.TrimLeft(digits, "0")
+	if digits == "" {
+		return "0", true
+	}
+	if len(digits)+exp > 20 {
+		return "", false
+	}
+	digits += strings.Repeat("0", exp)
+	if neg {
+		digits = "-" + digits
+	}
+	return digits, true
+}

@@ -210,9 +210,10 @@ type Tool struct {
 	lazy *lazyValidator
 	// decode turns validated arguments into a *A for the typed handler
 	// (from raw, patched with the root defaults that were filled in, or
-	// from args re-encoded when nested defaults may apply) and typed calls
-	// the handler with it; both are nil for untyped tools.
-	decode func(v *validator, raw json.RawMessage, args map[string]any, added applied) (any, error)
+	// from raw re-decoded with its number literals kept when nested
+	// defaults may apply) and typed calls the handler with it; both are nil
+	// for untyped tools.
+	decode func(v *validator, raw json.RawMessage, added applied) (any, error)
 	typed  func(ctx context.Context, a any, inv Invocation) (Output, error)
 }
 
@@ -255,21 +256,27 @@ func NewTypedTool[A any](name, description string, h TypedHandler[A], opts *Tool
 		}
 	}
 	return newTool(&p, name, description, nil, s, opts, func(t *Tool) {
-		t.decode = func(v *validator, raw json.RawMessage, args map[string]any, added applied) (any, error) {
-			a := new(A) // a pointer boxes into the any without a copy
-			src := []byte(raw)
-			if added.all {
-				// Defaults may sit deep inside the map; re-encode it whole.
-				b, err := json.Marshal(args)
-				if err != nil {
-					return nil, argsError(name, []string{err.Error()})
-				}
-				src = b
-			} else if len(trimSpace(src)) == 0 {
-				src = emptyObject
+		t.decode = func(v *validator, raw json.RawMessage, added applied) (any, error) {
+			src, err := v.decodeSource(raw, added)
+			if err != nil {
+				return nil, argsError(name, []string{err.Error()})
 			}
+			a := new(A) // a pointer boxes into the any without a copy
 			if err := json.Unmarshal(src, a); err != nil {
-				return nil, argsError(name, []string{decodeProblem(err)})
+				// JSON Schema counts 1e2 and 10.0 as integers; encoding/json
+				// does not decode them into int fields. Spell such numbers
+				// in plain digits and try once more.
+				if !integralNumberError(err) {
+					return nil, argsError(name, []string{decodeProblem(err)})
+				}
+				plain, changed := plainIntegers(src)
+				if !changed {
+					return nil, argsError(name, []string{decodeProblem(err)})
+				}
+				a = new(A)
+				if err := json.Unmarshal(plain, a); err != nil {
+					return nil, argsError(name, []string{decodeProblem(err)})
+				}
 			}
 			if added.mask != 0 {
 				// Only root defaults were filled in: decode just those
@@ -496,7 +503,7 @@ func (t *Tool) prepare(raw json.RawMessage) (args map[string]any, typedArgs any,
 		return nil, nil, err
 	}
 	if t.decode != nil {
-		if typedArgs, err = t.decode(v, raw, args, added); err != nil {
+		if typedArgs, err = t.decode(v, raw, added); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -235,6 +235,9 @@ func TestValidate(t *testing.T) {
 		{"typed string for int", typed, `{"city":"Oslo","days":"5"}`, nil, []string{"days:"}},
 		{"typed float for int", typed, `{"city":"Oslo","days":5.5}`, nil, []string{"days:"}},
 		{"typed int overflow", typed, `{"city":"Oslo","days":1e30}`, nil, []string{"days"}},
+		{"typed int with exponent", typed, `{"city":"Oslo","days":1e1}`, map[string]any{"city": "Oslo", "days": 10.0, "units": "metric"}, nil},
+		{"typed int with zero fraction", typed, `{"city":"Oslo","days":2.50e1}`, map[string]any{"city": "Oslo", "days": 25.0, "units": "metric"}, nil},
+		{"typed fraction for int", typed, `{"city":"Oslo","days":1.5e0}`, nil, []string{"days:"}},
 		{"typed enum", typed, `{"city":"Oslo","units":"kelvin"}`, nil, []string{"units:"}},
 		{"typed minimum", typed, `{"city":"Oslo","days":-1}`, nil, []string{"days:"}},
 		{"typed nested item", typed, `{"city":"Oslo","tags":[1]}`, nil, []string{"tags"}},
@@ -302,6 +305,89 @@ func TestTypedToolIntegerPrecision(t *testing.T) {
 	}
 	if got != 9007199254740993 {
 		t.Errorf("n = %d", got)
+	}
+}
+
+// JSON Schema counts 1e2 as an integer, so a typed tool's int field takes
+// it, exactly, however many digits it has.
+func TestTypedToolIntegerSpellings(t *testing.T) {
+	type ints struct {
+		N int64   `json:"n"`
+		U uint64  `json:"u,omitempty"`
+		F float64 `json:"f,omitempty"`
+	}
+	var got ints
+	tool, err := NewTypedTool("t", "d", func(_ context.Context, a ints, _ Invocation) (Output, error) {
+		got = a
+		return TextOutput(""), nil
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		raw  string
+		want ints
+		bad  string // field the error names; "" for success
+	}{
+		{`{"n":1e2}`, ints{N: 100}, ""},
+		{`{"n":-1E+2,"f":1.5}`, ints{N: -100, F: 1.5}, ""},
+		{`{"n":9007199254740.993e3}`, ints{N: 9007199254740993}, ""},
+		{`{"n":0.0,"u":18446744073709551615e0}`, ints{U: 18446744073709551615}, ""},
+		{`{"n":1,"u":1.8446744073709551616e19}`, ints{}, "u"},
+		{`{"n":1.5}`, ints{}, "n"},
+		{`{"n":1e2,"u":2.5}`, ints{}, "u"},
+		{`{"n":1e-400}`, ints{}, "n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.raw, func(t *testing.T) {
+			got = ints{}
+			_, err := tool.Execute(context.Background(), json.RawMessage(tt.raw), Invocation{CallID: "c"}, nil)
+			if tt.bad != "" {
+				if !errors.Is(err, ErrInvalidToolArgs) {
+					t.Fatalf("err = %v, want ErrInvalidToolArgs", err)
+				}
+				mentionsAll(t, err, tt.bad)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("args (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestPlainInteger(t *testing.T) {
+	tests := []struct {
+		lit, want string
+		ok        bool
+	}{
+		{"1e2", "100", true},
+		{"1E+2", "100", true},
+		{"-1.50e1", "-15", true},
+		{"10.0", "10", true},
+		{"0.0", "0", true},
+		{"-0e5", "0", true},
+		{"0e-1000", "0", true},
+		{"100e-2", "1", true},
+		{"1000e-1", "100", true},
+		{"12345678901234567890e0", "12345678901234567890", true},
+		{"1e19", "10000000000000000000", true},
+		{"1e20", "", false}, // 21 digits: no Go integer holds it
+		{"1e1001", "", false},
+		{"1e99999999999999999999", "", false},
+		{"100", "", false}, // already plain
+		{"1.5", "", false},
+		{"15e-1", "", false},
+		{"1e-1", "", false},
+	}
+	for _, tt := range tests {
+		got, ok := plainInteger(tt.lit)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("plainInteger(%q) = %q, %v; want %q, %v", tt.lit, got, ok, tt.want, tt.ok)
+		}
 	}
 }
 
