@@ -241,23 +241,28 @@ func TestGrepStreamLongLines(t *testing.T) {
 	huge := "needle" + strings.Repeat("z", 200)                          // > maxLine
 	lost := strings.Repeat("z", 200) + "needle"                          // match past maxLine
 	exact := "needle" + strings.Repeat("w", 122)                         // exactly maxLine
-	text := strings.Join([]string{"a needle", long, "b", huge, "needle c", lost, exact, "needle"}, "\n")
+	// needle across the maxLine cut, and across two reads of the line's rest
+	straddle := strings.Repeat("s", 125) + "needle" + strings.Repeat("s", 9)
+	straddle2 := strings.Repeat("t", 253) + "needle" + strings.Repeat("t", 9)
+	text := strings.Join([]string{"a needle", long, "b", huge, "needle c", lost, exact, "needle", straddle, straddle2, huge}, "\n")
 	type hit struct {
 		Line int
 		Len  int
 		Cut  bool
 	}
+	all := []hit{{0, 8, false}, {1, 76, false}, {3, 128, true}, {4, 8, false}, {5, 128, true}, {6, 128, false}, {7, 6, false},
+		{8, 128, true}, {9, 128, true}, {10, 128, true}}
 	for _, tc := range []struct {
 		pattern string
 		want    []hit
 	}{
-		{"needle", []hit{{0, 8, false}, {1, 76, false}, {3, 128, true}, {4, 8, false}, {5, 128, true}, {6, 128, false}, {7, 6, false}}},
-		{"ne+dle", []hit{{0, 8, false}, {1, 76, false}, {3, 128, true}, {4, 8, false}, {5, 128, true}, {6, 128, false}, {7, 6, false}}},
-		{"(?i)NEEDLE", []hit{{0, 8, false}, {1, 76, false}, {3, 128, true}, {4, 8, false}, {5, 128, true}, {6, 128, false}, {7, 6, false}}},
+		{"needle", all},
+		{"ne+dle", all},
+		{"(?i)NEEDLE", all},
 		{"needle$", []hit{{0, 8, false}, {5, 128, true}, {7, 6, false}}},
-		{`z\z`, []hit{{3, 128, true}}},
+		{`z\z`, []hit{{3, 128, true}, {10, 128, true}}},
 		{"^z+$", nil},
-		{"^[a-z]{129,}$", []hit{{3, 128, true}, {5, 128, true}}},
+		{"^[a-z]{129,}$", []hit{{3, 128, true}, {5, 128, true}, {8, 128, true}, {9, 128, true}, {10, 128, true}}},
 	} {
 		g, err := compileGrep(tc.pattern, "")
 		if err != nil {

@@ -348,7 +348,12 @@ func scanStream(ctx context.Context, src io.Reader, g *grepPattern, chunk, maxLi
 		// data is the first maxLine bytes of a longer line (or of one of
 		// exactly maxLine bytes): match the whole line, streaming the rest.
 		tail := &lineTail{src: src, max: len(buf)}
-		matched := g.line.MatchReader(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(data), tail), 64<<10))
+		var matched bool
+		if g.mode == modeLiteral { // bytes.Index speed, not the NFA's
+			matched = bytes.Contains(data, g.lit) || tail.contains(g.lit, data[len(data)-min(len(data), len(g.lit)-1):])
+		} else {
+			matched = g.line.MatchReader(bufio.NewReaderSize(io.MultiReader(bytes.NewReader(data), tail), 64<<10))
+		}
 		if err := tail.drain(); err != nil {
 			return err
 		}
@@ -402,6 +407,25 @@ func (t *lineTail) Read(p []byte) (int, error) {
 		return k, io.EOF
 	}
 	return k, nil
+}
+
+// contains reports whether lit occurs in carry (the end of what came
+// before, shorter than lit) and the rest of the line, reading until it
+// finds it.
+func (t *lineTail) contains(lit, carry []byte) bool {
+	win := make([]byte, 0, len(lit)-1+min(64<<10, t.max))
+	win = append(win, carry...)
+	for !t.done {
+		k := len(win)
+		n, _ := t.Read(win[k:cap(win)])
+		win = win[:k+n]
+		if bytes.Contains(win, lit) {
+			return true
+		}
+		keep := min(len(win), len(lit)-1)
+		win = win[:copy(win, win[len(win)-keep:])]
+	}
+	return false
 }
 
 // drain reads to the end of the line, for a match that stopped early, and

@@ -2,6 +2,7 @@ package spooledartifact
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -13,10 +14,12 @@ import (
 // mark, `b$` matches at the real end), the answer is the same everywhere,
 // and its text is its first MaxGrepLine bytes, marked Truncated, match or
 // context. About 1 s per pattern per store (RE2 over a reader): skipped
-// under -short and -race.
+// under -short and -race, like TestOneGiBBoundedMemory (SPOOLEDARTIFACT_BIG=1
+// forces it). TestGrepStreamLongLines covers the same paths with a tiny
+// maxLine everywhere.
 func TestGrepOverLongLine(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("33 MiB grep: skipped under -short and -race")
+	if os.Getenv("SPOOLEDARTIFACT_BIG") == "" && (testing.Short() || raceEnabled) {
+		t.Skip("33 MiB grep: skipped under -short and -race (SPOOLEDARTIFACT_BIG=1 forces it)")
 	}
 	ctx := context.Background()
 	text := strings.Repeat("a", 33<<20) + "b\nfoo\nbar foo"
