@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"maps"
 	"reflect"
@@ -191,7 +192,9 @@ type ToolOptions struct {
 // derived from it, for what struct tags cannot say: enums, defaults, bounds,
 // patterns. NewTypedTool checks A and *A for it and calls it once, before
 // the schema is resolved. Defaults only apply to optional properties
-// (fields tagged omitempty or omitzero).
+// (fields tagged omitempty or omitzero). An error or a panic in
+// CustomizeSchema makes NewTypedTool return ErrInvalidInitialToolValue
+// ("schema: customize: ...").
 type SchemaCustomizer interface {
 	CustomizeSchema(s *jsonschema.Schema) error
 }
@@ -247,11 +250,11 @@ func NewTypedTool[A any](name, description string, h TypedHandler[A], opts *Tool
 	}
 	var zero A
 	if c, ok := any(&zero).(SchemaCustomizer); ok {
-		if err := c.CustomizeSchema(s); err != nil {
+		if err := customize(c, s); err != nil {
 			p.add("schema: customize: %v", err)
 		}
 	} else if c, ok := any(zero).(SchemaCustomizer); ok {
-		if err := c.CustomizeSchema(s); err != nil {
+		if err := customize(c, s); err != nil {
 			p.add("schema: customize: %v", err)
 		}
 	}
@@ -291,6 +294,17 @@ func NewTypedTool[A any](name, description string, h TypedHandler[A], opts *Tool
 			return h(ctx, *a.(*A), inv)
 		}
 	})
+}
+
+// customize calls c, turning a panic (a customizer indexing a property that
+// does not exist, say) into an error.
+func customize(c SchemaCustomizer, s *jsonschema.Schema) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panicked: %v", p)
+		}
+	}()
+	return c.CustomizeSchema(s)
 }
 
 // NewArtifactTool returns an ArtifactTool: its answers are inline text and its

@@ -150,6 +150,37 @@ func TestTypedToolUnsupportedType(t *testing.T) {
 	mentionsAll(t, err, "handler")
 }
 
+// panickyArgs' customizer indexes a property that does not exist.
+type panickyArgs struct {
+	X int `json:"x"`
+}
+
+func (panickyArgs) CustomizeSchema(s *jsonschema.Schema) error {
+	s.Properties["y"].Default = json.RawMessage(`1`)
+	return nil
+}
+
+type failingArgs struct {
+	X int `json:"x"`
+}
+
+func (*failingArgs) CustomizeSchema(*jsonschema.Schema) error { return errors.New("no bounds today") }
+
+// A customizer's error or panic is a construction problem, never a panic
+// across the API.
+func TestTypedToolCustomizerFails(t *testing.T) {
+	_, err := NewTypedTool("t", "d", func(context.Context, panickyArgs, Invocation) (Output, error) { return Output{}, nil }, nil)
+	if !errors.Is(err, ErrInvalidInitialToolValue) {
+		t.Fatalf("panicking customizer: err = %v", err)
+	}
+	mentionsAll(t, err, "schema: customize: panicked:")
+	_, err = NewTypedTool("t", "d", func(context.Context, failingArgs, Invocation) (Output, error) { return Output{}, nil }, nil)
+	if !errors.Is(err, ErrInvalidInitialToolValue) {
+		t.Fatalf("failing customizer: err = %v", err)
+	}
+	mentionsAll(t, err, "schema: customize: no bounds today")
+}
+
 type weatherArgs struct {
 	City  string   `json:"city" jsonschema:"the city to look up"`
 	Days  int      `json:"days,omitempty" jsonschema:"how many days ahead"`
