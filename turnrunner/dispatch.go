@@ -2,6 +2,7 @@ package turnrunner
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -153,6 +154,7 @@ type streamState struct {
 	usage      Usage
 	hasUsage   bool
 	stop       StopReason
+	overflow   bool // the tool-call arguments exceeded MaxToolCallArgBytes
 }
 
 type thoughtState struct {
@@ -168,6 +170,7 @@ type callState struct {
 	index    int
 	id, name string
 	args     strings.Builder
+	overflow bool // its arguments were cut at MaxToolCallArgBytes
 }
 
 func (s *streamState) thought(index int) *thoughtState {
@@ -202,11 +205,87 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 	}
 	var st streamState
 	callStart := r.now()
-	var modelErr error
+	modelErr := r.consume(ctx, req, em, &st)
+	if modelErr == nil && ctx.Err() != nil {
+		modelErr = context.Cause(ctx)
+	}
+	// Persist whatever arrived, even on failure or cancellation: nothing is lost.
+	pctx := context.WithoutCancel(ctx)
+	if err := r.storeResponse(pctx, dc, em, &st); err != nil {
+		return stepResult{}, err
+	}
+	em.send(GenerationStats{DispatchID: dc.ID(), Iteration: it, Usage: st.usage, HasUsage: st.hasUsage,
+		StopReason: st.stop, Duration: r.now().Sub(callStart)})
+
+	if modelErr != nil {
+		if ctx.Err() != nil {
+			r.settleUnrun(ctx, dc, em, st.calls, func(c *callState) string { return cancelledText(c.name) })
+			return stepResult{}, nil
+		}
+		r.settleUnrun(ctx, dc, em, st.calls, func(*callState) string {
+			return "Tool call not executed: the model response failed before it was complete."
+		})
+		return stepResult{}, ErrModel.With(modelErr, "turnrunner: model call failed")
+	}
+
+	switch {
+	case len(st.calls) == 0:
+		if st.stop == StopMaxTokens {
+			em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "truncated",
+				Message: "the answer was cut off at the token limit", Err: ErrTruncatedResponse, EmittedAt: r.now()})
+		}
+		return stepResult{done: true}, nil
+	case final:
+		r.settleUnrun(ctx, dc, em, st.calls, func(*callState) string {
+			return "Tool call not executed: tool use has ended for this turn. Answer with the information you have."
+		})
+		em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "tool-calls-on-final-iteration",
+			Message: "the model called tools on the final iteration; they were not executed", EmittedAt: r.now()})
+		return stepResult{done: true}, nil
+	case st.overflow:
+		limit := r.opts.MaxToolCallArgBytes
+		r.settleUnrun(ctx, dc, em, st.calls, func(c *callState) string {
+			if c.overflow {
+				return ErrToolCallArgsTooLarge.With(nil, "Tool call not executed: its arguments exceed the limit of %d bytes per response. Make the arguments smaller (for example, split the work into several calls).", limit).Error()
+			}
+			return ErrToolCallArgsTooLarge.With(nil, "Tool call not executed: the response's tool-call arguments exceeded the limit of %d bytes, so the response was cut off.", limit).Error()
+		})
+		em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "tool-call-args-too-large",
+			Message: "the response's tool-call arguments exceeded MaxToolCallArgBytes; its tool calls were not executed", Err: ErrToolCallArgsTooLarge, EmittedAt: r.now()})
+		return stepResult{}, nil
+	case st.stop == StopMaxTokens:
+		r.settleUnrun(ctx, dc, em, st.calls, func(*callState) string {
+			return "Tool call not executed: your response was cut off at the token limit (max_tokens), so its arguments may be incomplete. Retry with a shorter response."
+		})
+		em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "truncated",
+			Message: "the response was cut off at the token limit; its tool calls were not executed", Err: ErrTruncatedResponse, EmittedAt: r.now()})
+		return stepResult{}, nil
+	}
+	finalize, err := r.runCalls(ctx, tc, dc, em, st.calls)
+	if err != nil {
+		return stepResult{}, err
+	}
+	return stepResult{finalize: finalize}, nil
+}
+
+// consume reads one model response into st and returns the model's error.
+// It stops at the first part seen after ctx ends (so the iterator's yield
+// returns false even if the model ignores ctx), once the response's tool-call
+// arguments exceed Options.MaxToolCallArgBytes, and turns a panicking
+// iterator into an error.
+func (r *Runner) consume(ctx context.Context, req *Request, em *emitter, st *streamState) (modelErr error) {
+	defer func() {
+		if p := recover(); p != nil {
+			modelErr = fmt.Errorf("turnrunner: model stream panicked: %v", p)
+		}
+	}()
+	argBytes := 0
 	for p, err := range r.model.Stream(ctx, req) {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
 		if err != nil {
-			modelErr = err
-			break
+			return err
 		}
 		switch p.Kind {
 		case PartText:
@@ -219,7 +298,7 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 			}
 			st.msg.WriteString(p.Text)
 			if !em.send(MessageDelta{ID: st.msgID, Delta: p.Text, Full: st.msg.String(), CreatedAt: st.msgCreated}) {
-				modelErr = context.Cause(ctx)
+				return context.Cause(ctx)
 			}
 		case PartThought:
 			t := st.thought(p.Index)
@@ -236,7 +315,7 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 			if p.Text != "" {
 				t.text.WriteString(p.Text)
 				if !em.send(ThoughtDelta{ID: t.id, Delta: p.Text, Full: t.text.String(), CreatedAt: t.created}) {
-					modelErr = context.Cause(ctx)
+					return context.Cause(ctx)
 				}
 			}
 		case PartToolCall:
@@ -247,65 +326,22 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 			if c.name == "" {
 				c.name = p.Name
 			}
+			argBytes += len(p.Text)
+			if argBytes > r.opts.MaxToolCallArgBytes {
+				// An endless or runaway argument stream: stop reading; the
+				// response's calls are settled with an error result.
+				c.overflow = true
+				st.overflow = true
+				return nil
+			}
 			c.args.WriteString(p.Text)
 		case PartUsage:
 			st.usage, st.hasUsage = p.Usage, true
 		case PartStop:
 			st.stop = p.StopReason
 		}
-		if modelErr != nil {
-			break
-		}
 	}
-	if modelErr == nil && ctx.Err() != nil {
-		modelErr = context.Cause(ctx)
-	}
-	// Persist whatever arrived, even on failure or cancellation: nothing is lost.
-	pctx := context.WithoutCancel(ctx)
-	if err := r.storeResponse(pctx, dc, em, &st); err != nil {
-		return stepResult{}, err
-	}
-	em.send(GenerationStats{DispatchID: dc.ID(), Iteration: it, Usage: st.usage, HasUsage: st.hasUsage,
-		StopReason: st.stop, Duration: r.now().Sub(callStart)})
-
-	if modelErr != nil {
-		if ctx.Err() != nil {
-			r.settleUnrun(ctx, dc, em, st.calls, cancelledText)
-			return stepResult{}, nil
-		}
-		r.settleUnrun(ctx, dc, em, st.calls, func(name string) string {
-			return "Tool call not executed: the model response failed before it was complete."
-		})
-		return stepResult{}, ErrModel.With(modelErr, "turnrunner: model call failed")
-	}
-
-	switch {
-	case len(st.calls) == 0:
-		if st.stop == StopMaxTokens {
-			em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "truncated",
-				Message: "the answer was cut off at the token limit", Err: ErrTruncatedResponse, EmittedAt: r.now()})
-		}
-		return stepResult{done: true}, nil
-	case final:
-		r.settleUnrun(ctx, dc, em, st.calls, func(name string) string {
-			return "Tool call not executed: tool use has ended for this turn. Answer with the information you have."
-		})
-		em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "tool-calls-on-final-iteration",
-			Message: "the model called tools on the final iteration; they were not executed", EmittedAt: r.now()})
-		return stepResult{done: true}, nil
-	case st.stop == StopMaxTokens:
-		r.settleUnrun(ctx, dc, em, st.calls, func(name string) string {
-			return "Tool call not executed: your response was cut off at the token limit (max_tokens), so its arguments may be incomplete. Retry with a shorter response."
-		})
-		em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "truncated",
-			Message: "the response was cut off at the token limit; its tool calls were not executed", Err: ErrTruncatedResponse, EmittedAt: r.now()})
-		return stepResult{}, nil
-	}
-	finalize, err := r.runCalls(ctx, tc, dc, em, st.calls)
-	if err != nil {
-		return stepResult{}, err
-	}
-	return stepResult{finalize: finalize}, nil
+	return nil
 }
 
 func cancelledText(name string) string {

@@ -22,6 +22,7 @@ const (
 	CodeToolCallCancelled     forge.Code = "E_TOOL_CALL_CANCELLED"
 	CodeToolCallNotExecuted   forge.Code = "E_TOOL_CALL_NOT_EXECUTED"
 	CodeTruncatedResponse     forge.Code = "E_MODEL_RESPONSE_TRUNCATED"
+	CodeToolCallArgsTooLarge  forge.Code = "E_TOOL_CALL_ARGS_TOO_LARGE"
 )
 
 // Sentinels for errors.Is.
@@ -49,4 +50,7 @@ var (
 	ErrToolCallNotExecuted = &forge.Error{Code: CodeToolCallNotExecuted, Status: 409}
 	// ErrTruncatedResponse is the Warning for an answer cut at max_tokens.
 	ErrTruncatedResponse = &forge.Error{Code: CodeTruncatedResponse, Status: 502}
+	// ErrToolCallArgsTooLarge is the error result (and Warning) of a response
+	// whose tool-call arguments exceed Options.MaxToolCallArgBytes.
+	ErrToolCallArgsTooLarge = &forge.Error{Code: CodeToolCallArgsTooLarge, Status: 413}
 )

@@ -16,6 +16,9 @@ import (
 const (
 	DefaultMaxParallelTools = 4
 	DefaultEventBuffer      = 64
+	// DefaultMaxToolCallArgBytes caps the tool-call argument bytes of one
+	// model response (8 MiB).
+	DefaultMaxToolCallArgBytes = 8 << 20
 )
 
 // Next continues a middleware chain.
@@ -46,6 +49,11 @@ type Options struct {
 	// MaxParallelTools bounds the tools of one response running at once;
 	// 0 means DefaultMaxParallelTools, 1 runs them one by one.
 	MaxParallelTools int
+	// MaxToolCallArgBytes caps the tool-call argument bytes of one model
+	// response; 0 means DefaultMaxToolCallArgBytes. Past the cap the runner
+	// stops reading the response, and its calls are settled unexecuted with
+	// an ErrToolCallArgsTooLarge error result.
+	MaxToolCallArgBytes int
 	// ToolTimeout limits a call of a tool that sets no Timeout; 0 means none.
 	ToolTimeout time.Duration
 	// ResultHooks run in order on every settled tool call before it is
@@ -115,6 +123,9 @@ func New(model Model, opts *Options) (*Runner, error) {
 	if o.ApprovalTimeout < 0 {
 		p = append(p, "approvalTimeout: must be >= 0")
 	}
+	if o.MaxToolCallArgBytes < 0 {
+		p = append(p, "maxToolCallArgBytes: must be >= 0")
+	}
 	if o.EventBuffer < 0 {
 		p = append(p, "eventBuffer: must be >= 0")
 	}
@@ -169,6 +180,9 @@ func New(model Model, opts *Options) (*Runner, error) {
 	}
 	if o.EventBuffer == 0 {
 		o.EventBuffer = DefaultEventBuffer
+	}
+	if o.MaxToolCallArgBytes == 0 {
+		o.MaxToolCallArgBytes = DefaultMaxToolCallArgBytes
 	}
 	cleanup := o.CleanupArtifacts
 	if o.SpoolStore == nil {

@@ -177,14 +177,14 @@ func (r *Runner) complete(ctx context.Context, em *emitter, rec *callRecord) err
 }
 
 // settleUnrun announces, completes and stores calls that will not run, each
-// with the error text text(name). Cancelled calls are stored incomplete.
-func (r *Runner) settleUnrun(ctx context.Context, dc *dispatch.Context, em *emitter, calls []*callState, text func(name string) string) {
+// with the error text text(call). Cancelled calls are stored incomplete.
+func (r *Runner) settleUnrun(ctx context.Context, dc *dispatch.Context, em *emitter, calls []*callState, text func(c *callState) string) {
 	recs := r.prepare(dc, calls)
 	cancelled := ctx.Err() != nil
 	pctx := context.WithoutCancel(ctx)
-	for _, rec := range recs {
+	for i, rec := range recs {
 		r.announce(em, rec)
-		rec.fail(r.now(), text(rec.name))
+		rec.fail(r.now(), text(calls[i]))
 		if cancelled {
 			rec.complete = false
 		}

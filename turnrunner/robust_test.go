@@ -1,0 +1,119 @@
+package turnrunner_test
+
+import (
+	"context"
+	"errors"
+	"iter"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/turnrunner"
+)
+
+type partSeq = iter.Seq2[turnrunner.Part, error]
+
+// settled returns the completing ToolCallContent events.
+func settled(evs []turnrunner.Event) []turnrunner.ToolCallContent {
+	var out []turnrunner.ToolCallContent
+	for _, e := range ofType[turnrunner.ToolCallContent](evs) {
+		if e.Call != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func TestModelPanicIsAModelError(t *testing.T) {
+	m := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) partSeq {
+		return func(yield func(turnrunner.Part, error) bool) {
+			if !yield(turnrunner.ToolCallPart(0, "c1", "echo", `{}`), nil) {
+				return
+			}
+			panic("boom in model")
+		}
+	})
+	echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}})
+	evs := run(t, r, turnrunner.Input{TurnID: "p", Prompt: "hi"})
+	end := turnEnd(t, evs)
+	if end.Status != turnrunner.TurnFailed || !errors.Is(end.Err, turnrunner.ErrModel) {
+		t.Fatalf("TurnEnd = %s %v, want failed with ErrModel", end.Status, end.Err)
+	}
+	if !strings.Contains(end.Err.Error(), "boom in model") {
+		t.Errorf("error %q does not name the panic", end.Err)
+	}
+	done := settled(evs)
+	if len(done) != 1 || !done[0].IsError || !strings.Contains(resultText(t, done[0].Call), "not executed") {
+		t.Fatalf("pending call not settled as an error: %+v", done)
+	}
+	if n := len(ofType[turnrunner.ToolExecutionStart](evs)); n != 0 {
+		t.Errorf("%d tool executions, want 0", n)
+	}
+}
+
+// endlessArgs streams tool-call pieces forever and ignores ctx; it stops only
+// when yield returns false.
+func endlessArgs(ctx context.Context, req *turnrunner.Request) partSeq {
+	return func(yield func(turnrunner.Part, error) bool) {
+		if !yield(turnrunner.ToolCallPart(0, "c1", "echo", `{"a":"`), nil) {
+			return
+		}
+		for yield(turnrunner.Part{Kind: turnrunner.PartToolCall, Index: 0, Text: "xxxxxxxx"}, nil) {
+		}
+	}
+}
+
+func TestModelIgnoringCtxIsStoppedOnCancel(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
+	// A cap far above what 50ms can stream, so only the cancel can stop it.
+	r := newRunner(t, turnrunner.ModelFunc(endlessArgs), &turnrunner.Options{Tools: []*forge.Tool{echo}, MaxToolCallArgBytes: 1 << 40})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, err := r.Run(ctx, turnrunner.Input{Prompt: "hi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.AfterFunc(50*time.Millisecond, cancel)
+	evs := collect(t, ch) // fails the test after 10s
+	if end := turnEnd(t, evs); end.Status != turnrunner.TurnAborted {
+		t.Fatalf("status %s, want aborted", end.Status)
+	}
+}
+
+func TestToolCallArgsOverTheCapAreNotExecuted(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	ran := false
+	echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { ran = true; return "ok", nil }, nil)
+	calls := 0
+	m := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) partSeq {
+		calls++
+		if calls == 1 {
+			return endlessArgs(ctx, req)
+		}
+		return func(yield func(turnrunner.Part, error) bool) { yield(turnrunner.TextPart("sorry"), nil) }
+	})
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, MaxToolCallArgBytes: 1 << 16})
+	evs := run(t, r, turnrunner.Input{Prompt: "hi"})
+	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+		t.Fatalf("status %s (%v), want completed", end.Status, end.Err)
+	}
+	done := settled(evs)
+	if len(done) != 1 || !done[0].IsError || ran {
+		t.Fatalf("over-cap call: completions %+v, ran %v", done, ran)
+	}
+	if txt := resultText(t, done[0].Call); !strings.Contains(txt, string(turnrunner.CodeToolCallArgsTooLarge)) {
+		t.Errorf("result text %q lacks the code", txt)
+	}
+	ws := ofType[turnrunner.Warning](evs)
+	if len(ws) != 1 || ws[0].Kind != "tool-call-args-too-large" {
+		t.Errorf("warnings %+v", ws)
+	}
+	if calls != 2 {
+		t.Errorf("model called %d times, want 2 (the model sees the error)", calls)
+	}
+}
