@@ -11,6 +11,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/turnrunner"
 )
 
@@ -115,5 +116,41 @@ func TestToolCallArgsOverTheCapAreNotExecuted(t *testing.T) {
 	}
 	if calls != 2 {
 		t.Errorf("model called %d times, want 2 (the model sees the error)", calls)
+	}
+}
+
+func TestPanickingResultHookIsAHookError(t *testing.T) {
+	echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
+	m := scripted.New(scripted.Use(scripted.Call{ID: "a", Name: "echo", Args: `{}`}, scripted.Call{ID: "b", Name: "nope", Args: `{}`}),
+		scripted.Say("done"))
+	boom := func(ctx context.Context, c *forge.ToolCall) (*forge.ToolCall, error) { panic("boom in hook") }
+	// MaxParallelTools 2 so the runnable call runs on a worker goroutine.
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, ResultHooks: []turnrunner.ResultHook{boom}, MaxParallelTools: 2})
+	evs := run(t, r, turnrunner.Input{TurnID: "h", Prompt: "hi"})
+	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+		t.Fatalf("status %s (%v), want completed", end.Status, end.Err)
+	}
+	done := settled(evs)
+	if len(done) != 2 {
+		t.Fatalf("%d settled calls, want 2", len(done))
+	}
+	for _, c := range done {
+		txt := resultText(t, c.Call)
+		if !c.IsError || !strings.Contains(txt, "could not be processed") || !strings.Contains(txt, "boom in hook") {
+			t.Errorf("call %s: isError %v, text %q", c.ID, c.IsError, txt)
+		}
+	}
+	stored, err := r.Store().Load(context.Background(), "h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range stored {
+		if e.ToolCall != nil {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d stored calls, want 2", n)
 	}
 }

@@ -150,7 +150,7 @@ func (r *Runner) complete(ctx context.Context, em *emitter, rec *callRecord) err
 		return err
 	}
 	for _, h := range r.opts.ResultHooks {
-		nc, err := h(ctx, call)
+		nc, err := safeHook(ctx, h, call)
 		if err != nil {
 			r.opts.Logger.Debug().Str("call", rec.id).Err(err).Msg("result hook failed")
 			raw := call.Raw()
@@ -174,6 +174,17 @@ func (r *Runner) complete(ctx context.Context, em *emitter, rec *callRecord) err
 		IsError: rec.isError, IsComplete: rec.complete, Call: call, CreatedAt: rec.created, UpdatedAt: updated,
 		CompletedAt: completedAt})
 	return nil
+}
+
+// safeHook runs h, turning a panic into an error: hooks run on worker
+// goroutines, where an unrecovered panic would end the process.
+func safeHook(ctx context.Context, h ResultHook, call *forge.ToolCall) (nc *forge.ToolCall, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			nc, err = nil, fmt.Errorf("result hook panicked: %v", p)
+		}
+	}()
+	return h(ctx, call)
 }
 
 // settleUnrun announces, completes and stores calls that will not run, each
@@ -262,15 +273,7 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 		if !rec.run {
 			continue
 		}
-		g.Go(func() error {
-			if ctx.Err() != nil {
-				rec.fail(r.now(), cancelledText(rec.name))
-				rec.complete = false
-			} else {
-				r.runTool(ctx, dc, em, tc.spool, rec)
-			}
-			return r.complete(ctx, em, rec)
-		})
+		g.Go(func() error { return r.execute(ctx, dc, em, tc.spool, rec) })
 	}
 	if err := g.Wait(); err != nil {
 		return finalize, err
@@ -282,6 +285,24 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 		}
 	}
 	return finalize, nil
+}
+
+// execute runs one runnable call and completes it. It runs on a worker
+// goroutine, so nothing in it may panic unrecovered: runTool and the result
+// hooks recover their own panics, and this catches the rest as an error.
+func (r *Runner) execute(ctx context.Context, dc *dispatch.Context, em *emitter, spoolStore spooledartifact.Store, rec *callRecord) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("turnrunner: tool call %s: panicked: %v", rec.id, p)
+		}
+	}()
+	if ctx.Err() != nil {
+		rec.fail(r.now(), cancelledText(rec.name))
+		rec.complete = false
+	} else {
+		r.runTool(ctx, dc, em, spoolStore, rec)
+	}
+	return r.complete(ctx, em, rec)
 }
 
 // runTool executes one call and fills rec's outcome; it never panics.
