@@ -142,6 +142,10 @@ func TestOneGiBBoundedMemory(t *testing.T) {
 			return a.GrepFunc(ctx, pattern, nil, func(int, []byte) bool { return true })
 		}}
 	}
+	estimate := bigStep{"estimate claude", func(ctx context.Context, a *Artifact) error {
+		_, err := a.EstimateTokens(ctx, forge.EncodingClaude)
+		return err
+	}}
 	copyAll := bigStep{"copy", func(ctx context.Context, a *Artifact) error {
 		_, err := a.Copy(ctx, io.Discard)
 		return err
@@ -152,12 +156,8 @@ func TestOneGiBBoundedMemory(t *testing.T) {
 		steps []bigStep
 	}{
 		{"log", &logReader{size: size}, []bigStep{tail, cat, grepAll("ERROR"), grepCapped(`status=20[36]`), grepAll(`id=[0-9]*99 `),
-			{"estimate claude", func(ctx context.Context, a *Artifact) error {
-				_, err := a.EstimateTokens(ctx, forge.EncodingClaude)
-				return err
-			}},
-			copyAll}},
-		{"newlines", &newlineReader{left: size}, []bigStep{tail, cat, grepAll("x"), grepCapped(`^$`), copyAll}},
+			estimate, copyAll}},
+		{"newlines", &newlineReader{left: size}, []bigStep{tail, cat, grepAll("x"), grepCapped(`^$`), estimate, copyAll}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
