@@ -12,11 +12,16 @@
 // map[string]any. [NewArtifactTool] builds the inline-text tools that query
 // artifacts. Names must match ^[a-zA-Z0-9_-]{1,64}$, as providers require.
 //
-// Validation never coerces ("5" is not a number). Untyped schemas are
-// followed as written: unknown keys pass unless the schema closes the
-// object with "additionalProperties": false. Empty arguments mean {}.
-// Failures are [ErrInvalidToolArgs] whose [ValidationError] names every bad
-// field in words a model can act on.
+// Validation never coerces ("5" is not a number), but 1e2 is an integer, as
+// JSON Schema says, and decodes into an int field. Unknown keys are rejected
+// unless the schema allows them: an untyped schema whose root says nothing
+// about them (no additionalProperties, patternProperties or
+// unevaluatedProperties) is closed with "additionalProperties": false, and
+// that closed document is what [Tool.Schema] and [Registry.Definitions]
+// publish; write "additionalProperties": true to accept any key. Empty
+// arguments mean {}. Failures are [ErrInvalidToolArgs] whose
+// [ValidationError] names every bad field in words a model can act on
+// (unknown keys in sorted order).
 //
 // [Tool.Execute] runs one call: the callId is canonical.Checksum(name, raw
 // args) over the raw arguments; invalid arguments emit no events and never

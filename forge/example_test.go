@@ -179,7 +179,7 @@ func ExampleTokenizable() {
 // A generated schema, trusted, is resolved on first use: building the tool
 // costs next to nothing, and an unknown id still fails validation.
 func ExampleToolOptions_lazySchema() {
-	doc := json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","enum":["a","b"]}},"required":["id"]}`)
+	doc := json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","enum":["a","b"]}},"required":["id"],"additionalProperties":false}`)
 	tool, _ := forge.NewArtifactTool("lookup", "Look an id up.", doc,
 		func(_ context.Context, args map[string]any, _ forge.Invocation) (string, error) {
 			return "found " + args["id"].(string), nil

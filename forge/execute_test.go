@@ -68,7 +68,7 @@ var hex64 = regexp.MustCompile(`^[0-9a-f]{64}$`)
 func TestExecuteCallID(t *testing.T) {
 	needCanonical(t)
 	var seen []string
-	tool := mustTool(t, json.RawMessage(`{"type":"object"}`), func(_ context.Context, _ map[string]any, inv Invocation) (Output, error) {
+	tool := mustTool(t, json.RawMessage(`{"type":"object","additionalProperties":true}`), func(_ context.Context, _ map[string]any, inv Invocation) (Output, error) {
 		seen = append(seen, inv.CallID)
 		return TextOutput(""), nil
 	}, nil)
@@ -358,7 +358,7 @@ func TestExecuteCallIDExact(t *testing.T) {
 	needCanonical(t)
 	sum := sha256.Sum256([]byte(`{"args":{"a":1,"b":[2,"é"]},"tool":"t"}`))
 	want := hex.EncodeToString(sum[:])
-	tool := mustTool(t, json.RawMessage(`{"type":"object"}`), echoHandler, nil)
+	tool := mustTool(t, json.RawMessage(`{"type":"object","additionalProperties":true}`), echoHandler, nil)
 	rec := &recorder{}
 	if _, err := tool.Execute(context.Background(), json.RawMessage(`{"b":[2,"\u00e9"],"a":1}`), Invocation{}, rec); err != nil {
 		t.Fatal(err)

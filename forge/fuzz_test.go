@@ -19,7 +19,7 @@ func FuzzExecute(f *testing.F) {
 	}
 	typed := weatherTool(f, nil)
 	untyped := mustTool(f, objSchema, echoHandler, nil)
-	open := mustTool(f, json.RawMessage(`{"type":"object"}`), echoHandler, nil)
+	open := mustTool(f, json.RawMessage(`{"type":"object","additionalProperties":true}`), echoHandler, nil)
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		for _, tool := range []*Tool{typed, untyped, open} {
 			out, err := tool.Execute(context.Background(), raw, Invocation{}, nil)

@@ -1,6 +1,7 @@
 package forge
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,25 +14,38 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// A LazySchema tool publishes its document as given and validates exactly
-// as the eager tool does: same arguments out, same errors.
+// A LazySchema tool publishes its document as given (its root closed when
+// it was open by omission) and validates exactly as the eager tool does:
+// same arguments out, same errors.
 func TestLazySchemaMatchesEager(t *testing.T) {
-	schemas := map[string]json.RawMessage{
-		"open":     objSchema,
-		"spaced":   json.RawMessage("{ \"type\" : \"object\",\n \"properties\": {\"a\": {\"type\": \"number\"}} }"),
-		"closed":   json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","enum":["x","y"]}},"required":["id"],"additionalProperties":false}`),
-		"defaults": json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","minimum":1,"default":3},"f":{"type":"string","pattern":"^[ims]*$"}}}`),
+	schemas := map[string]struct{ doc, published string }{
+		"open": {string(objSchema), `{"additionalProperties":false,` + string(objSchema[1:])},
+		"spaced": {"{ \"type\" : \"object\",\n \"properties\": {\"a\": {\"type\": \"number\"}} }",
+			"{\"additionalProperties\":false, \"type\" : \"object\",\n \"properties\": {\"a\": {\"type\": \"number\"}} }"},
+		"closed": {`{"type":"object","properties":{"id":{"type":"string","enum":["x","y"]}},"required":["id"],"additionalProperties":false}`,
+			`{"type":"object","properties":{"id":{"type":"string","enum":["x","y"]}},"required":["id"],"additionalProperties":false}`},
+		"defaults": {`{"type":"object","properties":{"n":{"type":"integer","minimum":1,"default":3},"f":{"type":"string","pattern":"^[ims]*$"}}}`,
+			`{"additionalProperties":false,"type":"object","properties":{"n":{"type":"integer","minimum":1,"default":3},"f":{"type":"string","pattern":"^[ims]*$"}}}`},
+		"explicitly open": {`{"type":"object","additionalProperties":true}`, `{"type":"object","additionalProperties":true}`},
 	}
 	args := []string{``, `{}`, `[1]`, `{"a":`, `{"a":1,"b":"x"}`, `{"a":"5","b":7}`, `{"id":"x"}`, `{"id":"z"}`,
-		`{"id":"x","zz":1}`, `{"n":0}`, `{"n":2,"f":"g"}`, `{"f":"im"}`}
-	for name, schema := range schemas {
+		`{"id":"x","zz":1}`, `{"n":0}`, `{"n":2,"f":"g"}`, `{"f":"im"}`, `{"a":1,"zz":1,"yy":2}`}
+	for name, tt := range schemas {
+		schema := json.RawMessage(tt.doc)
 		eager := mustTool(t, schema, echoHandler, nil)
 		lazy := mustTool(t, schema, echoHandler, &ToolOptions{LazySchema: true})
 		if lazy.v != nil {
 			t.Fatalf("%s: lazy tool resolved at construction", name)
 		}
-		if diff := cmp.Diff(string(schema), string(lazy.Schema())); diff != "" {
-			t.Errorf("%s: schema not published as given (-given +lazy):\n%s", name, diff)
+		if diff := cmp.Diff(tt.published, string(lazy.Schema())); diff != "" {
+			t.Errorf("%s: schema not published as given (-want +lazy):\n%s", name, diff)
+		}
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, []byte(tt.published)); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(compact.String(), string(eager.Schema())); diff != "" {
+			t.Errorf("%s: eager schema (-want +got):\n%s", name, diff)
 		}
 		for _, raw := range args {
 			want, wantErr := eager.Validate(json.RawMessage(raw))
@@ -139,7 +153,7 @@ func TestLazySchemaCopied(t *testing.T) {
 	doc := []byte(`{"type":"object"}`)
 	tool := mustTool(t, doc, echoHandler, &ToolOptions{LazySchema: true})
 	doc[2] = 'X'
-	if got := string(tool.Schema()); got != `{"type":"object"}` {
+	if got := string(tool.Schema()); got != `{"additionalProperties":false,"type":"object"}` {
 		t.Errorf("schema = %s", got)
 	}
 	if _, err := tool.Validate(nil); err != nil {

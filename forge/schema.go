@@ -59,6 +59,51 @@ func newValidator(raw json.RawMessage, derived *jsonschema.Schema) (*validator, 
 	return v, doc, nil
 }
 
+// closedRoot returns doc with its root object closed to unknown argument
+// keys when the root says nothing about them: "additionalProperties":false
+// goes first in the object, or "unevaluatedProperties":false when the root
+// composes subschemas (allOf, $ref, if, ...), whose properties
+// additionalProperties would not see. doc comes back unchanged when its
+// root already has additionalProperties, patternProperties or
+// unevaluatedProperties, or is not a JSON object (later checks report
+// that). Only the root's keys are read, and the scan stops at the first
+// keyword that settles it.
+func closedRoot(doc []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return doc
+	}
+	composed := false
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return doc
+		}
+		switch tok {
+		case "additionalProperties", "patternProperties", "unevaluatedProperties":
+			return doc
+		case "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "if", "then", "else", "dependentSchemas":
+			composed = true
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return doc
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return doc
+	}
+	kw := `"additionalProperties":false`
+	if composed {
+		kw = `"unevaluatedProperties":false`
+	}
+	i := bytes.IndexByte(doc, '{') + 1
+	if rest := bytes.TrimLeft(doc[i:], " \t\r\n"); rest[0] != '}' {
+		kw += ","
+	}
+	return slices.Concat(doc[:i], []byte(kw), doc[i:])
+}
+
 // schemaDoc is the schema document to publish: raw compacted, or derived
 // encoded.
 func schemaDoc(raw json.RawMessage, derived *jsonschema.Schema) (json.RawMessage, error) {
@@ -258,7 +303,7 @@ func applyDefaults(r *jsonschema.Resolved, args *map[string]any) (err error) {
 func (v *validator) diagnose(args map[string]any, rootErr error) []string {
 	d := v.diag()
 	var out []string
-	for _, k := range slices.Sorted(mapsKeys(args)) {
+	for _, k := range slices.Sorted(maps.Keys(args)) {
 		if r := d.fields[k]; r != nil {
 			if err := r.Validate(args[k]); err != nil {
 				out = append(out, quoteStringValue(fieldProblem(k, err), k, args[k]))
@@ -292,16 +337,6 @@ func quoteStringValue(problem, field string, v any) string {
 	return field + ": type: " + strconv.Quote(str) + " has type " + problem[len(prefix):]
 }
 
-func mapsKeys(m map[string]any) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
 // fieldProblem turns the library's "validating root: validating
 // /properties/a/properties/b: type: ..." into "field.a.b: type: ...".
 func fieldProblem(field string, err error) string {
@@ -317,6 +352,11 @@ func fieldProblem(field string, err error) string {
 			path = p
 		}
 		msg = rest[i+2:]
+	}
+	msg = sortUnexpected(msg)
+	if rest, ok := strings.CutSuffix(path, "/unevaluatedProperties"); ok && strings.HasPrefix(msg, "not: ") {
+		// The library names no key here; say what is wrong in words.
+		path, msg = rest, "unexpected additional properties: the arguments hold a property the schema does not define"
 	}
 	name := field
 	for seg := range strings.SplitSeq(strings.TrimPrefix(path, "/"), "/") {
@@ -335,6 +375,43 @@ func fieldProblem(field string, err error) string {
 		return msg
 	}
 	return name + ": " + msg
+}
+
+// unexpectedPrefix starts the library's message for keys that
+// additionalProperties: false refuses, followed by a Go-quoted list in map
+// order.
+const unexpectedPrefix = "unexpected additional properties ["
+
+// sortUnexpected sorts the key list of an "unexpected additional properties
+// [...]" message, so the model (and a log reader) sees the same text for the
+// same arguments. A message not in that form is returned unchanged.
+func sortUnexpected(msg string) string {
+	i := strings.Index(msg, unexpectedPrefix)
+	if i < 0 {
+		return msg
+	}
+	rest := msg[i+len(unexpectedPrefix):]
+	var keys []string
+	for {
+		q, err := strconv.QuotedPrefix(rest)
+		if err != nil {
+			return msg
+		}
+		k, _ := strconv.Unquote(q)
+		keys = append(keys, k)
+		rest = rest[len(q):]
+		if r, ok := strings.CutPrefix(rest, "]"); ok {
+			rest = r
+			break
+		}
+		r, ok := strings.CutPrefix(rest, " ")
+		if !ok {
+			return msg
+		}
+		rest = r
+	}
+	slices.Sort(keys)
+	return fmt.Sprintf("%s%q%s", msg[:i+len(unexpectedPrefix)-1], keys, rest)
 }
 
 func jsonKind(c byte) string {

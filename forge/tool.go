@@ -179,7 +179,8 @@ type ToolOptions struct {
 	// LazySchema declares the schema document machine-generated and
 	// trusted: construction does no schema work, and parsing and
 	// resolving wait for the tool's first Validate or Execute. Schema and
-	// Definition publish the document as given (a copy; generate it
+	// Definition publish the document as given (a copy, its root closed as
+	// NewTool says when it is open by omission; generate it
 	// compact), or for a typed tool the derived schema encoded. Worth it
 	// for tools built in bulk of which few are called, like the artifact_*
 	// tools forged every iteration. A document that does not resolve fails
@@ -221,9 +222,14 @@ type Tool struct {
 }
 
 // NewTool returns an untyped tool whose arguments are validated against the
-// JSON Schema document schema (root type "object"). The schema is followed
-// as written: unknown argument keys are accepted unless it says
-// "additionalProperties": false (or otherwise restricts them).
+// JSON Schema document schema (root type "object"). Unknown argument keys
+// are rejected unless the schema allows them: a root that has none of
+// additionalProperties, patternProperties or unevaluatedProperties is
+// closed with "additionalProperties": false ("unevaluatedProperties":
+// false when it composes subschemas with allOf, anyOf, oneOf, $ref, if or
+// dependentSchemas), and Schema and Definition publish that closed document
+// so the model is told. Say "additionalProperties": true to accept any key.
+// Nested objects are followed as written.
 func NewTool(name, description string, schema json.RawMessage, h Handler, opts *ToolOptions) (*Tool, error) {
 	var p problems
 	if h == nil {
@@ -308,7 +314,8 @@ func customize(c SchemaCustomizer, s *jsonschema.Schema) (err error) {
 }
 
 // NewArtifactTool returns an ArtifactTool: its answers are inline text and its
-// calls are marked FromArtifactTool. opts.ArtifactKind must be nil.
+// calls are marked FromArtifactTool. opts.ArtifactKind must be nil. Its
+// schema is closed to unknown keys as NewTool's is.
 func NewArtifactTool(name, description string, schema json.RawMessage, h ArtifactHandler, opts *ToolOptions) (*Tool, error) {
 	var p problems
 	if h == nil {
@@ -355,6 +362,9 @@ func newTool(p *problems, name, description string, schema json.RawMessage, deri
 	var v *validator
 	var lazy *lazyValidator
 	var doc json.RawMessage
+	if derived == nil {
+		schema = closedRoot(schema)
+	}
 	switch {
 	case derived == nil && len(schema) == 0:
 		p.add("schema: required")
@@ -450,8 +460,9 @@ func (t *Tool) Name() string { return t.name }
 func (t *Tool) Description() string { return t.description }
 
 // Schema is the input JSON Schema document (a copy): derived for typed
-// tools, the caller's document, compacted (as given with LazySchema),
-// otherwise.
+// tools, otherwise the caller's document, compacted (as given with
+// LazySchema), with the root closed to unknown keys when it did not say
+// (see NewTool).
 func (t *Tool) Schema() json.RawMessage { return bytes.Clone(t.schema) }
 
 // IsArtifactTool reports whether t is an ArtifactTool.

@@ -233,6 +233,9 @@ func TestTypedToolSchema(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	untyped := mustTool(t, objSchema, echoHandler, nil)
+	open := mustTool(t, json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"}},"additionalProperties":true}`), echoHandler, nil)
+	patterned := mustTool(t, json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"}},"patternProperties":{"^x_":{"type":"string"}}}`), echoHandler, nil)
+	composed := mustTool(t, json.RawMessage(`{"type":"object","allOf":[{"properties":{"a":{"type":"number"}}}],"properties":{"b":{}}}`), echoHandler, nil)
 	closed := mustTool(t, json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"}},"additionalProperties":false}`), echoHandler, nil)
 	defaults := mustTool(t, json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","default":3}}}`), echoHandler, nil)
 	typed := weatherTool(t, nil)
@@ -244,7 +247,13 @@ func TestValidate(t *testing.T) {
 		fields []string       // fields the error must name
 	}{
 		{"valid", untyped, `{"a":1,"b":"x"}`, map[string]any{"a": 1.0, "b": "x"}, nil},
-		{"unknown key allowed by schema", untyped, `{"a":1,"zz":true}`, map[string]any{"a": 1.0, "zz": true}, nil},
+		{"unknown key rejected", untyped, `{"a":1,"zz":true}`, nil, []string{`unexpected additional properties ["zz"]`}},
+		{"unknown keys named in order", untyped, `{"zz":1,"a":1,"yy":2,"b":"x","xx":3}`, nil, []string{`unexpected additional properties ["xx" "yy" "zz"]`}},
+		{"unknown key allowed by schema", open, `{"a":1,"zz":true}`, map[string]any{"a": 1.0, "zz": true}, nil},
+		{"pattern key allowed", patterned, `{"a":1,"x_y":"s"}`, map[string]any{"a": 1.0, "x_y": "s"}, nil},
+		{"pattern schema closes nothing else", patterned, `{"a":1,"zz":"s"}`, map[string]any{"a": 1.0, "zz": "s"}, nil},
+		{"composed root keys allowed", composed, `{"a":1,"b":2}`, map[string]any{"a": 1.0, "b": 2.0}, nil},
+		{"composed root unknown key", composed, `{"a":1,"zz":2}`, nil, []string{"unexpected additional properties"}},
 		{"required missing", untyped, `{}`, nil, []string{"required"}},
 		{"empty means {}", untyped, ``, nil, []string{"required"}},
 		{"no coercion", untyped, `{"a":"5"}`, nil, []string{"a:"}},
