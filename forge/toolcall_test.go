@@ -359,6 +359,31 @@ func TestUnmarshalToolCallErrors(t *testing.T) {
 	}
 }
 
+// json.Unmarshal into a *ToolCall fails with a coded error naming
+// UnmarshalToolCall, rather than succeeding with an empty value.
+func TestToolCallUnmarshalJSONRefused(t *testing.T) {
+	c, err := NewToolCall(validRaw())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got ToolCall
+	err = json.Unmarshal(data, &got)
+	if !errors.Is(err, ErrInvalidInitialToolCallValue) || !strings.Contains(err.Error(), "forge.UnmarshalToolCall") {
+		t.Fatalf("json.Unmarshal(&ToolCall) = %v, want ErrInvalidInitialToolCallValue naming UnmarshalToolCall", err)
+	}
+	var holder struct{ Calls []*ToolCall }
+	if err := json.Unmarshal([]byte(`{"Calls":[{"id":"x"}]}`), &holder); !errors.Is(err, ErrInvalidInitialToolCallValue) {
+		t.Errorf("nested *ToolCall: err = %v", err)
+	}
+	if _, err := UnmarshalToolCall(context.Background(), data, nil); err != nil {
+		t.Errorf("UnmarshalToolCall: %v", err)
+	}
+}
+
 func TestVerifyChecksum(t *testing.T) {
 	needCanonical(t)
 	sum, err := canonical.Checksum("weather", json.RawMessage(`{"city":"Oslo"}`))
