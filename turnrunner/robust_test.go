@@ -5,11 +5,13 @@ import (
 	"errors"
 	"iter"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 
+	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/turnrunner"
@@ -152,5 +154,55 @@ func TestPanickingResultHookIsAHookError(t *testing.T) {
 	}
 	if n != 2 {
 		t.Errorf("%d stored calls, want 2", n)
+	}
+}
+
+// A goroutine outliving its tool keeps logging; TurnEnd must still be the
+// last event, and a consumer that stops at TurnEnd must not pin anything.
+func TestTurnEndIsLastDespiteStrayLogs(t *testing.T) {
+	trials := 40
+	if testing.Short() {
+		trials = 10
+	}
+	for i := range trials {
+		var wg sync.WaitGroup
+		spawn, err := forge.NewTool("spawn", "spawns a logger", objectSchema,
+			func(ctx context.Context, args map[string]any, inv forge.Invocation) (forge.Output, error) {
+				dc, ok := dispatch.FromScope(inv.Scope)
+				if !ok {
+					return forge.Output{}, errors.New("no dispatch context")
+				}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for range 2000 {
+						dc.Log(dispatch.LevelInfo, "bg", "tick", nil)
+					}
+				}()
+				return forge.TextOutput("ok"), nil
+			}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := scripted.New(scripted.Use(scripted.Call{Name: "spawn", Args: `{}`}), scripted.Say("done"))
+		r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{spawn}, EventBuffer: 1 + i%3})
+		ch, err := r.Run(context.Background(), turnrunner.Input{Prompt: "hi"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i%2 == 0 {
+			evs := collect(t, ch)
+			if _, ok := evs[len(evs)-1].(turnrunner.TurnEnd); !ok {
+				t.Fatalf("trial %d: last event is %T, want TurnEnd", i, evs[len(evs)-1])
+			}
+		} else {
+			// Stop reading at TurnEnd: the stray logger must not block forever.
+			for ev := range ch {
+				if _, ok := ev.(turnrunner.TurnEnd); ok {
+					break
+				}
+			}
+		}
+		wg.Wait() // hangs (test timeout) if a late Log blocks
 	}
 }

@@ -69,14 +69,13 @@ func (r *Runner) Run(ctx context.Context, in Input) (<-chan Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	ch := make(chan Event, r.opts.EventBuffer)
-	em := &emitter{ch: ch, ctx: ctx}
+	em := newEmitter(ctx, r.opts.EventBuffer)
 	tc.em = em
 	go func() {
-		defer em.close()
+		defer em.finish(nil) // closes the channel if runTurn did not
 		r.runTurn(ctx, tc, em, in)
 	}()
-	return ch, nil
+	return em.ch, nil
 }
 
 func (r *Runner) newTurn(in Input) (*TurnContext, error) {
@@ -229,22 +228,40 @@ func (tc *TurnContext) WaitFor(ctx context.Context, req dispatch.GateRequest) (a
 }
 
 // emitter sends events with backpressure; every send also watches ctx.
-// The runner's own sends all happen before close; sendExternal is for code
-// that may hold on to a context after the turn (a stray Log): it becomes a
-// no-op once the channel is closed instead of panicking.
+// The runner's own sends all happen before finish; sendExternal is for code
+// that may hold on to a context after its tool (a stray Log): it becomes a
+// no-op once the turn is finishing, so TurnEnd is always the last event.
 type emitter struct {
 	ch  chan Event
 	ctx context.Context
 
-	mu     sync.RWMutex
-	closed bool
+	stopOnce sync.Once
+	stop     chan struct{} // closed when finishing starts: releases blocked external sends
+
+	mu       sync.RWMutex // held for reading by external senders while they send
+	closed   bool         // no external send may start
+	chClosed bool         // ch is closed (guarded by finish's single caller)
 }
 
-func (e *emitter) close() {
+func newEmitter(ctx context.Context, buffer int) *emitter {
+	return &emitter{ch: make(chan Event, buffer), ctx: ctx, stop: make(chan struct{})}
+}
+
+// finish ends the stream atomically: it stops external senders (releasing
+// any blocked one) and waits until none is sending, then sends last (the
+// TurnEnd) and closes the channel. Only the turn's goroutine calls it.
+func (e *emitter) finish(last Event) {
+	e.stopOnce.Do(func() { close(e.stop) })
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	e.closed = true
-	close(e.ch)
+	e.mu.Unlock()
+	if last != nil {
+		e.send(last)
+	}
+	if !e.chClosed {
+		e.chClosed = true
+		close(e.ch)
+	}
 }
 
 func (e *emitter) sendExternal(ev Event) bool {
@@ -253,7 +270,19 @@ func (e *emitter) sendExternal(ev Event) bool {
 	if e.closed {
 		return false
 	}
-	return e.send(ev)
+	select {
+	case e.ch <- ev:
+		return true
+	default:
+	}
+	select {
+	case e.ch <- ev:
+		return true
+	case <-e.ctx.Done():
+		return false
+	case <-e.stop:
+		return false
+	}
 }
 
 // send delivers ev, preferring delivery over cancellation so a consumer that
@@ -288,7 +317,7 @@ func (r *Runner) runTurn(ctx context.Context, tc *TurnContext, em *emitter, in I
 	}
 	end := r.now()
 	r.opts.Logger.Debug().Str("turn", tc.id).Str("status", string(status)).Err(err).Msg("turn end")
-	em.send(TurnEnd{TurnID: tc.id, Status: status, Err: err, StartedAt: start, EndedAt: end, Duration: end.Sub(start)})
+	em.finish(TurnEnd{TurnID: tc.id, Status: status, Err: err, StartedAt: start, EndedAt: end, Duration: end.Sub(start)})
 }
 
 // sweepArtifacts applies Options.ArtifactTTL. The stores stamp entries
