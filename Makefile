@@ -13,10 +13,10 @@ run:
 	$(GO) run ./examples/quickstart
 
 ## test: vet, every test with the race detector, then the 1 GiB
-## bounded-memory test (too slow under -race, so it runs on its own)
+## bounded-memory and over-long-line tests (too slow under -race, so they run on their own)
 test: vet
 	$(GO) test -race -count=1 ./...
-	$(GO) test -count=1 -run '^TestOneGiBBoundedMemory$$' ./spooledartifact/
+	$(GO) test -count=1 -run '^(TestOneGiBBoundedMemory|TestGrepOverLongLine)$$' ./spooledartifact/
 
 vet:
 	$(GO) vet ./...
