@@ -75,8 +75,10 @@ type Context struct {
 	iteration    int
 	systemPrompt *forge.Tokenizable
 	timeline     []Entry
-	counts       map[string]int
-	blocked      map[string]int
+	counts       map[string]int    // checksum -> calls in the timeline, history included
+	own          map[string]string // id -> checksum of the calls stored by this dispatch
+	ownCounts    map[string]int    // checksum -> calls stored by this dispatch (the loop guard's count)
+	blocked      map[string]int    // checksum -> iteration of its first loop-guard block
 	signalled    bool
 	acked        bool
 	nackErr      error
@@ -111,7 +113,8 @@ func New(cfg Config) (*Context, error) {
 		id: cfg.DispatchID, turnID: cfg.TurnID, stash: cfg.Stash, store: cfg.Store,
 		loop: cfg.Loop, waitFor: cfg.WaitFor, log: cfg.Log, now: cfg.Now, systemPrompt: cfg.SystemPrompt,
 		timeline: append([]Entry(nil), cfg.Timeline...),
-		counts:   make(map[string]int), blocked: make(map[string]int),
+		counts:   make(map[string]int), own: make(map[string]string), ownCounts: make(map[string]int),
+		blocked: make(map[string]int),
 	}
 	if c.id == "" {
 		c.id = uuid.NewString()
@@ -327,11 +330,30 @@ func (c *Context) DeleteToolCall(ctx context.Context, id string) (bool, error) {
 	for i, e := range c.timeline {
 		if e.ToolCall != nil && e.ToolCall.ID() == id {
 			c.uncount(e.ToolCall.Checksum())
+			c.unown(id)
 			c.timeline = append(c.timeline[:i:i], c.timeline[i+1:]...)
 			return true, nil
 		}
 	}
 	return ok, nil
+}
+
+func (c *Context) unown(id string) {
+	sum, ok := c.own[id]
+	if !ok {
+		return
+	}
+	delete(c.own, id)
+	if c.ownCounts[sum] <= 1 {
+		delete(c.ownCounts, sum)
+		return
+	}
+	c.ownCounts[sum]--
+}
+
+func (c *Context) addOwn(id, sum string) {
+	c.own[id] = sum
+	c.ownCounts[sum]++
 }
 
 func (c *Context) uncount(sum string) {
@@ -355,6 +377,10 @@ func (c *Context) save(ctx context.Context, e Entry) error {
 			if old := c.timeline[i].ToolCall; old != nil {
 				c.uncount(old.Checksum())
 				c.counts[e.ToolCall.Checksum()]++
+				if _, mine := c.own[id]; mine {
+					c.unown(id)
+					c.addOwn(id, e.ToolCall.Checksum())
+				}
 			}
 			c.timeline[i] = e
 			return nil
@@ -363,6 +389,7 @@ func (c *Context) save(ctx context.Context, e Entry) error {
 	c.timeline = append(c.timeline, e)
 	if e.ToolCall != nil {
 		c.counts[e.ToolCall.Checksum()]++
+		c.addOwn(id, e.ToolCall.Checksum())
 	}
 	return nil
 }
@@ -457,25 +484,51 @@ func (c *Context) WaitFor(ctx context.Context, req GateRequest) (any, error) {
 	return c.waitFor(ctx, req)
 }
 
-// CheckRepeat is the loop guard for one proposed call of tool with checksum.
-// pending is how many identical calls earlier in the same model response
-// are not stored yet. The first repeat past the limit is LoopBlockedRepeat;
-// a repeat of a checksum already blocked is LoopFinalize.
+// CheckRepeat is the loop guard's verdict for one proposed call of tool
+// with checksum, without recording anything: middleware may inspect it
+// freely. pending is how many identical calls earlier in the same model
+// response were already allowed (they are not stored yet). See GuardRepeat.
 func (c *Context) CheckRepeat(tool, checksum string, pending int) LoopVerdict {
 	limit := c.loop.IdenticalCallLimit(tool)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	n := c.counts[checksum] + pending
-	v := LoopVerdict{Count: n, Limit: limit}
-	if limit == 0 || n < limit {
+	return c.verdict(limit, checksum, pending)
+}
+
+// GuardRepeat is CheckRepeat that also records a block, so that repeating
+// the blocked call in a later iteration finalizes. The turn runner calls it
+// once per proposed call; middleware should use CheckRepeat.
+//
+// The count is this dispatch's own calls (hydrated history does not count)
+// plus pending. Past the limit the call is LoopBlockedRepeat, with
+// InResponse set when the limit was crossed by repeats within this one
+// response; it is LoopFinalize only when the same checksum was already
+// blocked in an earlier iteration, that is after the model saw the block.
+func (c *Context) GuardRepeat(tool, checksum string, pending int) LoopVerdict {
+	limit := c.loop.IdenticalCallLimit(tool)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v := c.verdict(limit, checksum, pending)
+	if v.Decision == LoopBlockedRepeat {
+		if _, ok := c.blocked[checksum]; !ok {
+			c.blocked[checksum] = c.iteration
+		}
+	}
+	return v
+}
+
+func (c *Context) verdict(limit int, checksum string, pending int) LoopVerdict {
+	earlier := c.ownCounts[checksum]
+	v := LoopVerdict{Count: earlier + pending, Earlier: earlier, Limit: limit}
+	if limit == 0 || v.Count < limit {
 		return v
 	}
-	if c.blocked[checksum] > 0 {
+	if it, ok := c.blocked[checksum]; ok && it < c.iteration {
 		v.Decision = LoopFinalize
-	} else {
-		v.Decision = LoopBlockedRepeat
+		return v
 	}
-	c.blocked[checksum]++
+	v.Decision = LoopBlockedRepeat
+	v.InResponse = earlier < limit
 	return v
 }
 

@@ -141,12 +141,27 @@ func TestCheckRepeat(t *testing.T) {
 	c := newCtx(t, dispatch.Config{Loop: dispatch.LoopPolicy{MaxIdenticalCalls: 2,
 		PerTool: map[string]dispatch.ToolLoopPolicy{"free": {Disabled: true}, "tight": {MaxIdenticalCalls: 1}}}})
 	a := call(t, "1", "a", `{}`)
+	// CheckRepeat records nothing: inspecting never poisons the guard.
+	for range 3 {
+		if v := c.CheckRepeat("a", a.Checksum(), 2); v.Decision != dispatch.LoopBlockedRepeat || !v.InResponse {
+			t.Fatalf("CheckRepeat: %+v", v)
+		}
+		c.Advance()
+	}
 	steps := []struct {
+		advance bool
 		pending int
 		want    dispatch.LoopDecision
-	}{{0, dispatch.LoopAllow}, {1, dispatch.LoopAllow}, {2, dispatch.LoopBlockedRepeat}, {2, dispatch.LoopFinalize}}
+	}{
+		{false, 0, dispatch.LoopAllow}, {false, 1, dispatch.LoopAllow},
+		{false, 2, dispatch.LoopBlockedRepeat}, {false, 3, dispatch.LoopBlockedRepeat}, // same response: no finalize yet
+		{true, 2, dispatch.LoopFinalize}, // the model saw the block and repeated it
+	}
 	for i, s := range steps {
-		if v := c.CheckRepeat("a", a.Checksum(), s.pending); v.Decision != s.want {
+		if s.advance {
+			c.Advance()
+		}
+		if v := c.GuardRepeat("a", a.Checksum(), s.pending); v.Decision != s.want {
 			t.Errorf("step %d: %+v, want %s", i, v, s.want)
 		}
 	}

@@ -20,7 +20,7 @@
 // made this call and what it returned. A repeat of a blocked call, or the
 // iteration cap, ends the dispatch gracefully: one last model call with no
 // tools and a note asking for an answer. Per-tool overrides and Disabled
-// turn it down or off. [Context.CheckRepeat] is the decision the runner asks
+// turn it down or off. [Context.GuardRepeat] is the decision the runner asks
 // for each call; every decision is reported as a turnrunner.LoopGuard event.
 //
 // Middleware sees the Context: it may Ack (ending the loop), Nack, hide

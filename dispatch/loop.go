@@ -6,7 +6,8 @@ const (
 	// no-tools answer included.
 	DefaultMaxIterations = 25
 	// DefaultMaxIdenticalCalls is how many calls with the same tool and
-	// arguments (the same checksum) a turn may execute.
+	// arguments (the same checksum) a turn may execute; calls replayed from
+	// history do not count.
 	DefaultMaxIdenticalCalls = 3
 )
 
@@ -107,9 +108,15 @@ const (
 // LoopVerdict is the guard's answer for one proposed call.
 type LoopVerdict struct {
 	Decision LoopDecision
-	// Count is how many identical calls the turn already holds (including
-	// earlier ones of the same model response).
+	// Count is how many identical calls this dispatch already made: Earlier
+	// plus the allowed ones earlier in the same model response.
 	Count int
+	// Earlier is how many identical calls earlier iterations of this
+	// dispatch stored.
+	Earlier int
 	// Limit is the effective MaxIdenticalCalls for the tool.
 	Limit int
+	// InResponse is set on a LoopBlockedRepeat caused by repeats within one
+	// model response: only the first Limit-Earlier of them were executed.
+	InResponse bool
 }

@@ -276,3 +276,95 @@ func TestNewValidation(t *testing.T) {
 		t.Errorf("Run err = %v", err)
 	}
 }
+
+// Five identical calls in ONE response with limit 3: the first three run,
+// the other two are blocked with a within-response text, and nothing
+// finalizes, since the model has not seen a block yet.
+func TestLoopGuardIdenticalCallsInOneResponse(t *testing.T) {
+	var execs atomic.Int32
+	echo := textTool(t, "echo", func(ctx context.Context, args map[string]any) (string, error) {
+		execs.Add(1)
+		return "ok", nil
+	}, nil)
+	c := scripted.Call{Name: "echo", Args: `{"q":"x"}`}
+	m := scripted.New(scripted.Use(c, c, c, c, c), scripted.Say("done"))
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, Loop: dispatch.LoopPolicy{MaxIdenticalCalls: 3}})
+	evs := run(t, r, turnrunner.Input{TurnID: "one", Prompt: "go"})
+	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+		t.Fatalf("TurnEnd %+v", end)
+	}
+	if got := execs.Load(); got != 3 {
+		t.Errorf("tool executed %d times, want 3", got)
+	}
+	var decisions []dispatch.LoopDecision
+	for _, g := range ofType[turnrunner.LoopGuard](evs) {
+		decisions = append(decisions, g.Decision)
+	}
+	if d := cmp.Diff([]dispatch.LoopDecision{dispatch.LoopBlockedRepeat, dispatch.LoopBlockedRepeat}, decisions); d != "" {
+		t.Errorf("decisions (-want +got):\n%s", d)
+	}
+	calls := storedCalls(t, r, "one")
+	if len(calls) != 5 {
+		t.Fatalf("%d stored calls, want 5", len(calls))
+	}
+	for _, i := range []int{3, 4} {
+		txt := resultText(t, calls[i])
+		for _, w := range []string{"this response repeats the same call to echo", "5 times", "only the first 3 were executed"} {
+			if !strings.Contains(txt, w) {
+				t.Errorf("call %d text %q lacks %q", i, txt, w)
+			}
+		}
+	}
+	reqs := m.Requests()
+	if len(reqs) != 2 || reqs[1].Final || len(reqs[1].Tools) == 0 {
+		t.Errorf("second request: %d requests, Final %v, %d tools; want a normal iteration", len(reqs), reqs[len(reqs)-1].Final, len(reqs[len(reqs)-1].Tools))
+	}
+}
+
+// Inspecting the guard (CheckRepeat) records nothing; calls replayed from
+// history do not count against this turn's limit.
+func TestLoopGuardInspectionAndHistory(t *testing.T) {
+	var execs atomic.Int32
+	echo := textTool(t, "echo", func(ctx context.Context, args map[string]any) (string, error) {
+		execs.Add(1)
+		return "ok", nil
+	}, nil)
+	c := scripted.Call{Name: "echo", Args: `{"q":"x"}`}
+	first := scripted.New(scripted.Use(c), scripted.Say("done"))
+	r1 := newRunner(t, first, &turnrunner.Options{Tools: []*forge.Tool{echo}})
+	run(t, r1, turnrunner.Input{TurnID: "h1", Prompt: "go"})
+	history, err := r1.Store().Load(context.Background(), "h1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := storedCalls(t, r1, "h1")[0].Checksum()
+
+	peek := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error {
+		if dc.Iteration() > 0 {
+			return next(ctx)
+		}
+		for range 5 {
+			if v := dc.CheckRepeat("echo", sum, 0); v.Decision != dispatch.LoopAllow || v.Count != 0 {
+				return fmt.Errorf("history counted or inspection recorded: %+v", v)
+			}
+		}
+		if dc.ToolCallCount(sum) != 1 {
+			return fmt.Errorf("ToolCallCount %d, want 1 (seeded from history)", dc.ToolCallCount(sum))
+		}
+		return next(ctx)
+	}
+	m := scripted.New(scripted.Use(c), scripted.Use(c), scripted.Say("done"))
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, Loop: dispatch.LoopPolicy{MaxIdenticalCalls: 2},
+		DispatchInput: []turnrunner.DispatchMiddleware{peek}})
+	execs.Store(0)
+	evs := run(t, r, turnrunner.Input{TurnID: "h2", Prompt: "again", History: history})
+	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+		t.Fatalf("TurnEnd %+v", end)
+	}
+	if got := execs.Load(); got != 2 {
+		t.Errorf("tool executed %d times this turn, want 2 (history does not count)", got)
+	}
+	if g := ofType[turnrunner.LoopGuard](evs); len(g) != 0 {
+		t.Errorf("loop guard fired: %+v", g)
+	}
+}

@@ -216,6 +216,10 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 	recs := r.prepare(dc, calls)
 	it := dc.Iteration()
 	pending := make(map[string]int, len(recs))
+	inResponse := make(map[string]int, len(recs))
+	for _, rec := range recs {
+		inResponse[rec.checksum]++
+	}
 	for _, rec := range recs {
 		r.announce(em, rec)
 		n := pending[rec.checksum]
@@ -230,9 +234,9 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 				break
 			}
 			rec.tool = t
-			v := dc.CheckRepeat(rec.name, rec.checksum, n)
+			v := dc.GuardRepeat(rec.name, rec.checksum, n)
 			if v.Decision != dispatch.LoopAllow {
-				text := r.repeatText(ctx, dc, rec, v)
+				text := r.repeatText(ctx, dc, rec, v, inResponse[rec.checksum])
 				em.send(LoopGuard{DispatchID: dc.ID(), Iteration: it, Decision: v.Decision, Tool: rec.name,
 					ToolCallID: rec.id, Checksum: rec.checksum, Count: v.Count, Limit: v.Limit, Message: text})
 				rec.fail(r.now(), text)
@@ -454,11 +458,19 @@ func toolErrorText(err error) string {
 }
 
 // repeatText tells the model it already made this call and what it got.
-func (r *Runner) repeatText(ctx context.Context, dc *dispatch.Context, rec *callRecord, v dispatch.LoopVerdict) string {
+// repeats is how many identical calls the response holds.
+func (r *Runner) repeatText(ctx context.Context, dc *dispatch.Context, rec *callRecord, v dispatch.LoopVerdict, repeats int) string {
 	if v.Decision == dispatch.LoopFinalize {
 		return dispatch.ErrRepeatedToolCall.With(nil,
 			"Repeated tool call not executed: %s was already blocked for these exact arguments. Tool use is ending; answer with the information you have.",
 			rec.name).Error()
+	}
+	if v.InResponse {
+		ran := v.Limit - v.Earlier
+		return dispatch.ErrRepeatedToolCall.With(nil,
+			"Repeated tool call blocked: this response repeats the same call to %s with these exact arguments %d times; only the first %d were executed (limit %d identical calls per turn). "+
+				"Use their results; repeating this exact call in a later response ends tool use for this turn.",
+			rec.name, repeats, ran, v.Limit).Error()
 	}
 	prev := "(no earlier result found)"
 	if tc, ok := dc.LastToolCall(rec.checksum); ok {
