@@ -94,7 +94,7 @@ func ExampleRenderHandle() {
 	// Read it with the tools below; pass callId=call_9:
 	// - artifact_head — Return the first n lines of a spooled artifact produced earlier in this turn.
 	// - artifact_tail — Return the last n lines of a spooled artifact produced earlier in this turn.
-	// - artifact_grep — Return every line matching a regular expression (RE2 syntax; no lookaround or backreferences) in a spooled artifact produced earlier in this turn.
+	// - artifact_grep — Return every line matching a regular expression (RE2 syntax; no lookaround or backreferences) in a spooled artifact produced earlier in this turn. Unlike JavaScript, with the m flag $ does not match before a \r: write \r?$ to match the ends of CRLF lines.
 	// - artifact_cat — Return the lines of a spooled artifact produced earlier in this turn, optionally bounded to the 0-based range [start, end).
 	// - artifact_byte_length — Return the total byte length of a spooled artifact produced earlier in this turn.
 	// - artifact_line_count — Return the total line count of a spooled artifact produced earlier in this turn.

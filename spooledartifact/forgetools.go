@@ -12,9 +12,24 @@ import (
 	"github.com/ebbforge/adk/forge"
 )
 
-// ForgeOptions tune ForgeTools; nil means defaults. It has no settings yet
-// and is there so that adding one does not change ForgeTools' signature.
-type ForgeOptions struct{}
+// ForgeOptions tune ForgeTools; nil means defaults.
+type ForgeOptions struct {
+	// MaxAnswerBytes caps the text of one answer of the base tools
+	// artifact_head, artifact_tail, artifact_cat and artifact_grep: they
+	// stop reading at the cap and end the answer with a note saying how to
+	// continue. 0 means DefaultMaxAnswerBytes; a negative value means no
+	// cap (the whole range in one answer, in memory). A kind's own tools
+	// keep their kind's caps.
+	MaxAnswerBytes int
+}
+
+// maxAnswerBytes is the cap in effect (< 0: none).
+func (o *ForgeOptions) maxAnswerBytes() int {
+	if o == nil || o.MaxAnswerBytes == 0 {
+		return DefaultMaxAnswerBytes
+	}
+	return o.MaxAnswerBytes
+}
 
 // CallIDDescription describes the callId parameter every forged tool takes.
 const CallIDDescription = "ToolCall id of the artifact to query."
@@ -90,10 +105,9 @@ func KindOf(a forge.Artifact) Kind {
 // (a bad pattern, a default of the wrong type) fails each call of its tool
 // with forge.ErrInvalidInitialToolValue.
 func ForgeTools(calls []*forge.ToolCall, opts *ForgeOptions) (*forge.Registry, error) {
-	_ = opts
-	base := baseForge()
-	if base.err != nil {
-		return nil, base.err
+	base, err := forgeBaseFor(opts.maxAnswerBytes())
+	if err != nil {
+		return nil, err
 	}
 	// kindTool is a tool a Kind adds: the first artifact's method
 	// defines it, and only the artifacts of kinds with it may be queried.
@@ -119,25 +133,19 @@ func ForgeTools(calls []*forge.ToolCall, opts *ForgeOptions) (*forge.Registry, e
 			entries[id] = artifactEntry{art: a, methods: base.byTool}
 			continue
 		}
-		methods := make(map[string]Method, len(base.methods)+len(own))
-		for _, m := range base.methods {
+		merged := mergeMethods(base.methods, own)
+		methods := make(map[string]Method, len(merged))
+		for _, m := range merged {
 			methods[m.Tool] = m
 		}
-		// As EffectiveMethods: own methods win by name (the last of a
-		// name), and new names add tools in the order first seen.
-		var added []string
-		for _, m := range own {
-			if _, ok := methods[m.Tool]; !ok {
-				added = append(added, m.Tool)
-			}
-			methods[m.Tool] = m
-		}
-		for _, name := range added {
-			t := kindTools[name]
+		// The names own adds are after the base ones, in the order first
+		// seen; the first artifact with a name defines its tool.
+		for _, m := range merged[len(base.methods):] {
+			t := kindTools[m.Tool]
 			if t == nil {
-				t = &kindTool{def: methods[name]}
-				kindTools[name] = t
-				kindOrder = append(kindOrder, name)
+				t = &kindTool{def: m}
+				kindTools[m.Tool] = t
+				kindOrder = append(kindOrder, m.Tool)
 			}
 			t.ids = append(t.ids, id)
 		}
@@ -222,7 +230,24 @@ type forgeBase struct {
 	err       error
 }
 
-// baseForge returns the immutable forgeBase; callers must not modify it.
+// forgeBaseFor returns the forgeBase of answers capped at limit bytes
+// (< 0: none); callers must not modify it. The default one is built once;
+// another cap rebuilds the seven methods but shares the schema templates,
+// which do not depend on the cap.
+func forgeBaseFor(limit int) (*forgeBase, error) {
+	b := baseForge()
+	if b.err != nil || limit == DefaultMaxAnswerBytes {
+		return b, b.err
+	}
+	c := &forgeBase{methods: baseMethods(limit), byTool: make(map[string]Method, len(b.methods)), templates: b.templates}
+	for _, m := range c.methods {
+		c.byTool[m.Tool] = m
+	}
+	return c, nil
+}
+
+// baseForge returns the immutable forgeBase of the default cap; callers
+// must not modify it.
 var baseForge = sync.OnceValue(func() *forgeBase {
 	b := &forgeBase{methods: BaseMethods(), byTool: map[string]Method{}}
 	for _, m := range b.methods {

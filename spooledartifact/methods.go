@@ -3,8 +3,8 @@ package spooledartifact
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -32,10 +32,9 @@ func Encodings() []forge.Encoding {
 // every kind that embeds it.
 type lineQuerier interface {
 	forge.Artifact
-	Head(ctx context.Context, n int) ([]string, error)
-	Tail(ctx context.Context, n int) ([]string, error)
-	Cat(ctx context.Context, start, end int) ([]string, error)
-	Grep(ctx context.Context, pattern string, opts *GrepOptions) (*GrepResult, error)
+	Reader() Reader
+	EachLine(ctx context.Context, start, end int, fn func(i int, line []byte) error) error
+	GrepFunc(ctx context.Context, pattern string, opts *GrepOptions, fn func(line int, text []byte) bool) error
 	EstimateTokens(ctx context.Context, enc forge.Encoding) (int, error)
 }
 
@@ -43,12 +42,26 @@ type lineQuerier interface {
 // artifact_head, artifact_tail, artifact_grep, artifact_cat,
 // artifact_byte_length, artifact_line_count, artifact_estimate_tokens.
 //
+// An answer of artifact_head, artifact_tail, artifact_cat or artifact_grep
+// holds at most DefaultMaxAnswerBytes (ForgeTools takes another cap in
+// ForgeOptions): the query stops reading there and the answer's last line
+// says so and which start argument continues it. Below the cap the output
+// is the original's: lines joined with '\n', "(empty list)" for none.
+//
 // artifact_grep extends the original's schema with optional maxMatches,
-// maxBytes, context (lines before and after each match) and lineNumbers
-// (prefix "N:" to matches and "N-" to context lines). With none of them its
-// output is the original's: the matching lines joined with '\n'. When a cap
-// cuts the result, a last line says so.
-func BaseMethods() []Method {
+// maxBytes, context (lines before and after each match), lineNumbers
+// (prefix "N:" to matches and "N-" to context lines) and start (the first
+// line searched). With none of them its output is the original's: the
+// matching lines joined with '\n'. When maxMatches or maxBytes cuts the
+// result, a last line says so.
+//
+// Arguments of the wrong type or sign (a fraction, a string for n, a
+// negative start) and a pattern RE2 cannot compile fail the call with an
+// error matching forge.ErrInvalidToolArgs.
+func BaseMethods() []Method { return baseMethods(DefaultMaxAnswerBytes) }
+
+// baseMethods is BaseMethods with answers capped at limit bytes (< 0: none).
+func baseMethods(limit int) []Method {
 	encs := make([]string, 0, 7)
 	for _, e := range Encodings() {
 		encs = append(encs, strconv.Quote(string(e)))
@@ -63,8 +76,14 @@ func BaseMethods() []Method {
 				if err != nil {
 					return "", err
 				}
-				lines, err := q.Head(ctx, argInt(args, "n", DefaultLines))
-				return serialiseLines(lines), err
+				n, err := IntArg(args, "n", DefaultLines)
+				if err != nil {
+					return "", err
+				}
+				if n == 0 {
+					n = DefaultLines // as Head
+				}
+				return catAnswer(ctx, q, 0, n, limit)
 			},
 		},
 		{
@@ -76,37 +95,45 @@ func BaseMethods() []Method {
 				if err != nil {
 					return "", err
 				}
-				lines, err := q.Tail(ctx, argInt(args, "n", DefaultLines))
-				return serialiseLines(lines), err
+				n, err := IntArg(args, "n", DefaultLines)
+				if err != nil {
+					return "", err
+				}
+				if n == 0 {
+					n = DefaultLines // as Tail
+				}
+				count := q.Reader().LineCount()
+				return catAnswer(ctx, q, max(0, count-n), count, limit)
 			},
 		},
 		{
-			Tool:        ToolGrep,
-			Description: "Return every line matching a regular expression (RE2 syntax; no lookaround or backreferences) in a spooled artifact produced earlier in this turn.",
+			Tool: ToolGrep,
+			Description: "Return every line matching a regular expression (RE2 syntax; no lookaround or backreferences) in a spooled artifact produced earlier in this turn. " +
+				"Unlike JavaScript, with the m flag $ does not match before a \\r: write \\r?$ to match the ends of CRLF lines.",
 			Params: json.RawMessage(`{` +
 				`"pattern":{"type":"string","description":"Regular expression in RE2 syntax, tested against each line."},` +
 				`"flags":{"type":"string","pattern":"^[ims]*$","description":"Optional flags: i (ignore case), m (multi-line), s (dot matches newline)."},` +
 				`"maxMatches":{"type":"integer","minimum":1,"description":"Optional cap on the matching lines returned."},` +
 				`"maxBytes":{"type":"integer","minimum":1,"description":"Optional cap on the bytes of matching lines returned."},` +
 				`"context":{"type":"integer","minimum":0,"description":"Optional number of lines to show before and after each match."},` +
-				`"lineNumbers":{"type":"boolean","description":"Prefix lines with their 0-based number (N: for a match, N- for context)."}}`),
+				`"lineNumbers":{"type":"boolean","description":"Prefix lines with their 0-based number (N: for a match, N- for context)."},` +
+				`"start":{"type":"integer","minimum":0,"description":"Optional first line to search, 0-based (default 0); continues a capped answer."}}`),
 			Required: []string{"pattern"},
 			Call: func(ctx context.Context, a forge.Artifact, args map[string]any) (string, error) {
 				q, err := querier(a)
 				if err != nil {
 					return "", err
 				}
-				pattern, _ := args["pattern"].(string)
-				flags, _ := args["flags"].(string)
-				c := argInt(args, "context", 0)
-				res, err := q.Grep(ctx, pattern, &GrepOptions{Flags: flags,
-					MaxMatches: argInt(args, "maxMatches", 0), MaxBytes: argInt(args, "maxBytes", 0),
-					Before: c, After: c})
+				g, err := grepArgs(args)
 				if err != nil {
 					return "", err
 				}
-				numbers, _ := args["lineNumbers"].(bool)
-				return serialiseGrep(res, numbers), nil
+				out, err := grepAnswer(ctx, q, g, limit)
+				if errors.Is(err, ErrInvalidRegex) || errors.Is(err, ErrUnsupportedRegex) {
+					// The model's pattern, not the artifact, is at fault.
+					return "", forge.ErrInvalidToolArgs.With(err, "spooledartifact: invalid argument pattern, fix it and call %s again", ToolGrep)
+				}
+				return out, err
 			},
 		},
 		{
@@ -120,8 +147,15 @@ func BaseMethods() []Method {
 				if err != nil {
 					return "", err
 				}
-				lines, err := q.Cat(ctx, argInt(args, "start", 0), argInt(args, "end", -1))
-				return serialiseLines(lines), err
+				start, err := IntArg(args, "start", 0)
+				if err != nil {
+					return "", err
+				}
+				end, err := IntArg(args, "end", -1)
+				if err != nil {
+					return "", err
+				}
+				return catAnswer(ctx, q, start, end, limit)
 			},
 		},
 		{
@@ -153,7 +187,10 @@ func BaseMethods() []Method {
 				if err != nil {
 					return "", err
 				}
-				enc, _ := args["encoding"].(string)
+				enc, _, err := StringArg(args, "encoding")
+				if err != nil {
+					return "", err
+				}
 				n, err := q.EstimateTokens(ctx, forge.Encoding(enc))
 				return strconv.Itoa(n), err
 			},
@@ -161,19 +198,63 @@ func BaseMethods() []Method {
 	}
 }
 
+// grepArgs reads artifact_grep's arguments.
+func grepArgs(args map[string]any) (grepQuery, error) {
+	var g grepQuery
+	var ok bool
+	var err error
+	if g.pattern, ok, err = StringArg(args, "pattern"); err != nil {
+		return g, err
+	} else if !ok {
+		return g, forge.ErrInvalidToolArgs.With(nil, "spooledartifact: pattern is required")
+	}
+	if g.flags, _, err = StringArg(args, "flags"); err != nil {
+		return g, err
+	}
+	for _, f := range []struct {
+		name string
+		dst  *int
+	}{{"maxMatches", &g.maxMatches}, {"maxBytes", &g.maxBytes}, {"context", &g.context}, {"start", &g.start}} {
+		if *f.dst, err = IntArg(args, f.name, 0); err != nil {
+			return g, err
+		}
+	}
+	if v, present := args["lineNumbers"]; present && v != nil {
+		b, isBool := v.(bool)
+		if !isBool {
+			return g, forge.ErrInvalidToolArgs.With(nil, "spooledartifact: lineNumbers must be a boolean, got %T", v)
+		}
+		g.lineNumbers = b
+	}
+	return g, nil
+}
+
 // EffectiveMethods returns the methods of kind k: the base seven followed by
 // k's own, the nearest winning by tool name (a kind method named like a base
 // one replaces it in place). A nil k gives the base seven.
 func EffectiveMethods(k Kind) []Method {
-	out := BaseMethods()
 	if k == nil {
+		return BaseMethods()
+	}
+	return mergeMethods(BaseMethods(), k.Methods())
+}
+
+// mergeMethods returns base followed by own, the nearest winning by tool
+// name: an own method named like an earlier one replaces it in place (the
+// last of a name wins), the others follow in the order first seen. It is
+// the one merge behind EffectiveMethods and ForgeTools; base is not
+// modified.
+func mergeMethods(base, own []Method) []Method {
+	out := make([]Method, len(base), len(base)+len(own))
+	copy(out, base)
+	if len(own) == 0 {
 		return out
 	}
-	pos := make(map[string]int, len(out))
+	pos := make(map[string]int, len(out)+len(own))
 	for i, m := range out {
 		pos[m.Tool] = i
 	}
-	for _, m := range k.Methods() {
+	for _, m := range own {
 		if i, ok := pos[m.Tool]; ok {
 			out[i] = m
 			continue
@@ -190,45 +271,4 @@ func querier(a forge.Artifact) (lineQuerier, error) {
 		return nil, fmt.Errorf("spooledartifact: artifact %q of kind %s has no line queries", a.ID(), a.Kind())
 	}
 	return q, nil
-}
-
-// serialiseLines is the original's rendering of a list: lines joined with
-// '\n', "(empty list)" for none.
-func serialiseLines(lines []string) string {
-	if len(lines) == 0 {
-		return "(empty list)"
-	}
-	return strings.Join(lines, "\n")
-}
-
-func serialiseGrep(res *GrepResult, lineNumbers bool) string {
-	if len(res.Lines) == 0 {
-		return "(empty list)"
-	}
-	s := res.Format(lineNumbers)
-	if res.Truncated {
-		s += fmt.Sprintf("\n(truncated: showing the first %d matching lines; more lines match. Narrow the pattern or raise maxMatches/maxBytes.)", res.Matches)
-	}
-	return s
-}
-
-// argInt reads an integer argument that JSON decoding may have made a
-// float64, json.Number or int; absent or unusable gives def.
-func argInt(args map[string]any, key string, def int) int {
-	switch v := args[key].(type) {
-	case int:
-		return v
-	case int64:
-		return int(v)
-	case float64:
-		if v != math.Trunc(v) || math.IsInf(v, 0) || v > math.MaxInt32*float64(1<<31) || v < -math.MaxInt32*float64(1<<31) {
-			return def
-		}
-		return int(v)
-	case json.Number:
-		if n, err := v.Int64(); err == nil {
-			return int(n)
-		}
-	}
-	return def
 }
