@@ -53,10 +53,11 @@ type EstimatorFunc func(text string) (int, error)
 // recounted rather than served a stale figure. Custom estimators are cached
 // per Estimators set and forgotten when that set changes.
 type Tokenizable struct {
+	// mu guards every field: UnmarshalJSON may replace value and eval
+	// while another goroutine renders.
+	mu    sync.Mutex
 	value string
 	eval  Evaluator
-
-	mu    sync.Mutex
 	cache map[cacheKey]cacheEntry
 }
 
@@ -84,7 +85,20 @@ func NewDynamicTokenizable(fn Evaluator) *Tokenizable {
 }
 
 // IsDynamic reports whether the text is computed by an Evaluator.
-func (t *Tokenizable) IsDynamic() bool { return t != nil && t.eval != nil }
+func (t *Tokenizable) IsDynamic() bool {
+	if t == nil {
+		return false
+	}
+	_, eval := t.state()
+	return eval != nil
+}
+
+// state reads the text source under the lock.
+func (t *Tokenizable) state() (string, Evaluator) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.value, t.eval
+}
 
 // String returns the text (a dynamic value rendered with a nil scope; "" if
 // the evaluator fails).
@@ -102,15 +116,16 @@ func (t *Tokenizable) Render(scope Scope) (s string, err error) {
 	if t == nil {
 		return "", nil
 	}
-	if t.eval == nil {
-		return t.value, nil
+	value, eval := t.state()
+	if eval == nil {
+		return value, nil
 	}
 	defer func() {
 		if p := recover(); p != nil {
 			err = ErrTokenizableEvaluatorInvalid.With(&PanicError{Value: p}, "forge: tokenizable evaluator panicked")
 		}
 	}()
-	s, err = t.eval(scope)
+	s, err = eval(scope)
 	if err != nil {
 		return "", ErrTokenizableEvaluatorInvalid.With(err, "forge: tokenizable evaluator failed")
 	}
@@ -128,6 +143,8 @@ func (t *Tokenizable) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON sets a static value from a JSON string, dropping any cache.
+// It is safe to call while other goroutines render t: they see the old text
+// or the new, never a mix.
 func (t *Tokenizable) UnmarshalJSON(data []byte) error {
 	var s string
 	if err := json.Unmarshal(data, &s); err != nil {

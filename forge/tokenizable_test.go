@@ -243,3 +243,35 @@ func TestTokenizableConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// UnmarshalJSON may replace the text while other goroutines render and
+// count it: each sees one whole text, old or new, and its matching count.
+func TestTokenizableUnmarshalConcurrent(t *testing.T) {
+	tok := NewDynamicTokenizable(func(Scope) (string, error) { return "dynamic", nil })
+	texts := map[string]bool{"dynamic": true, "aaaa": true, "bbbbbbbbbbbbbbbb": true}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for range 50 {
+			_ = json.Unmarshal([]byte(`"aaaa"`), tok)
+			_ = json.Unmarshal([]byte(`"bbbbbbbbbbbbbbbb"`), tok)
+		}
+	})
+	for range 2 {
+		wg.Go(func() {
+			for range 50 {
+				s, err := tok.Render(nil)
+				if err != nil || !texts[s] {
+					t.Errorf("Render = %q, %v", s, err)
+				}
+				_ = tok.IsDynamic()
+				if n, err := tok.EstimateTokens(EncodingClaude); err != nil || n != 2 && n != 5 {
+					t.Errorf("claude estimate = %d, %v", n, err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if tok.IsDynamic() || tok.String() != "bbbbbbbbbbbbbbbb" {
+		t.Errorf("after: dynamic=%v text=%q", tok.IsDynamic(), tok.String())
+	}
+}
