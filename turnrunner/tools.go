@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -117,8 +118,36 @@ func (r *Runner) announce(em *emitter, rec *callRecord) {
 		CreatedAt: rec.created, UpdatedAt: rec.created})
 }
 
-// complete builds the stored record and emits the completing event.
-func (r *Runner) complete(ctx context.Context, em *emitter, rec *callRecord) error {
+// settle completes rec. complete failing (or panicking) does not lose the
+// call: the error is emitted and the call is recorded as an error result
+// without the result hooks, so it is still emitted and stored.
+func (r *Runner) settle(ctx context.Context, dc *dispatch.Context, em *emitter, rec *callRecord) {
+	err := r.safeComplete(ctx, em, rec, r.opts.ResultHooks)
+	if err == nil {
+		return
+	}
+	r.emitError(em, dc.ID(), dc.Iteration(), err)
+	complete := rec.complete
+	rec.fail(r.now(), "Tool result could not be recorded: "+err.Error())
+	rec.complete = complete
+	if err := r.safeComplete(ctx, em, rec, nil); err != nil {
+		r.emitError(em, dc.ID(), dc.Iteration(), err)
+		rec.call = nil
+	}
+}
+
+func (r *Runner) safeComplete(ctx context.Context, em *emitter, rec *callRecord, hooks []ResultHook) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("turnrunner: complete tool call %s: panicked: %v", rec.id, p)
+		}
+	}()
+	return r.complete(ctx, em, rec, hooks)
+}
+
+// complete builds the stored record, runs hooks on it and emits the
+// completing event.
+func (r *Runner) complete(ctx context.Context, em *emitter, rec *callRecord, hooks []ResultHook) error {
 	args := rec.raw
 	if !rec.argsOK {
 		args = json.RawMessage("{}")
@@ -149,7 +178,7 @@ func (r *Runner) complete(ctx context.Context, em *emitter, rec *callRecord) err
 	if err != nil {
 		return err
 	}
-	for _, h := range r.opts.ResultHooks {
+	for _, h := range hooks {
 		nc, err := safeHook(ctx, h, call)
 		if err != nil {
 			r.opts.Logger.Debug().Str("call", rec.id).Err(err).Msg("result hook failed")
@@ -199,8 +228,8 @@ func (r *Runner) settleUnrun(ctx context.Context, dc *dispatch.Context, em *emit
 		if cancelled {
 			rec.complete = false
 		}
-		if err := r.complete(ctx, em, rec); err != nil {
-			r.emitError(em, dc.ID(), dc.Iteration(), err)
+		r.settle(ctx, dc, em, rec)
+		if rec.call == nil {
 			continue
 		}
 		if err := dc.StoreToolCall(pctx, rec.call); err != nil {
@@ -260,30 +289,16 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 			rec.run = true
 		}
 		if !rec.run {
-			if err := r.complete(ctx, em, rec); err != nil {
-				return finalize, err
-			}
+			r.settle(ctx, dc, em, rec)
 		}
 	}
 
-	// One goroutine per runnable call, at most MaxParallelTools at once
-	// (g.Go blocks while the bound is reached). The group has no context of
-	// its own: one call failing must not cancel its siblings, only ctx does.
-	// Each goroutine writes only its own record, so the results land in call
-	// order whatever order they finish in.
-	var g errgroup.Group
-	g.SetLimit(r.opts.MaxParallelTools)
-	for _, rec := range recs {
-		if !rec.run {
-			continue
-		}
-		g.Go(func() error { return r.execute(ctx, dc, em, tc.spool, rec) })
-	}
-	if err := g.Wait(); err != nil {
-		return finalize, err
-	}
+	r.executeAll(ctx, dc, em, tc.spool, recs)
 	pctx := context.WithoutCancel(ctx)
 	for _, rec := range recs {
+		if rec.call == nil {
+			continue
+		}
 		if err := dc.StoreToolCall(pctx, rec.call); err != nil {
 			return finalize, err
 		}
@@ -291,22 +306,56 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 	return finalize, nil
 }
 
-// execute runs one runnable call and completes it. It runs on a worker
-// goroutine, so nothing in it may panic unrecovered: runTool and the result
-// hooks recover their own panics, and this catches the rest as an error.
-func (r *Runner) execute(ctx context.Context, dc *dispatch.Context, em *emitter, spoolStore spooledartifact.Store, rec *callRecord) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("turnrunner: tool call %s: panicked: %v", rec.id, p)
+// executeAll runs the runnable records. A single one runs inline on the
+// dispatch goroutine. Otherwise min(MaxParallelTools, runnable) workers of
+// one errgroup pull records by index: a worker's stack, grown once by the
+// deep schema validation, is reused for its next call instead of regrown on
+// a fresh goroutine per call. The group has no context of its own: one call
+// failing must not cancel its siblings, only ctx does, and a record still
+// waiting for a worker when ctx ends is settled as cancelled without
+// running. Each record is written only by the worker that took it, so the
+// results stay in call order whatever order they finish in.
+func (r *Runner) executeAll(ctx context.Context, dc *dispatch.Context, em *emitter, spoolStore spooledartifact.Store, recs []*callRecord) {
+	var runnable []*callRecord
+	for _, rec := range recs {
+		if rec.run {
+			runnable = append(runnable, rec)
 		}
-	}()
+	}
+	switch len(runnable) {
+	case 0:
+		return
+	case 1:
+		r.execute(ctx, dc, em, spoolStore, runnable[0])
+		return
+	}
+	var next atomic.Int64
+	var g errgroup.Group
+	for range min(r.opts.MaxParallelTools, len(runnable)) {
+		g.Go(func() error {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(runnable) {
+					return nil
+				}
+				r.execute(ctx, dc, em, spoolStore, runnable[i])
+			}
+		})
+	}
+	_ = g.Wait() // execute never fails: every outcome is a settled record
+}
+
+// execute runs one runnable call and settles it. It runs on a worker
+// goroutine, so nothing in it may panic unrecovered: runTool, the result
+// hooks and complete recover their own panics.
+func (r *Runner) execute(ctx context.Context, dc *dispatch.Context, em *emitter, spoolStore spooledartifact.Store, rec *callRecord) {
 	if ctx.Err() != nil {
 		rec.fail(r.now(), cancelledText(rec.name))
 		rec.complete = false
 	} else {
 		r.runTool(ctx, dc, em, spoolStore, rec)
 	}
-	return r.complete(ctx, em, rec)
+	r.settle(ctx, dc, em, rec)
 }
 
 // runTool executes one call and fills rec's outcome; it never panics.
