@@ -7,7 +7,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ebbforge/adk/canonical"
 	"github.com/ebbforge/adk/media"
 )
 
@@ -72,15 +71,6 @@ func (r *recorder) ToolExecutionEnd(e ExecutionEnd) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.ends = append(r.ends, e)
-}
-
-// needCanonical skips tests that need real checksums while canonical is
-// still a stub in the tree being tested.
-func needCanonical(t testing.TB) {
-	t.Helper()
-	if _, err := canonical.Checksum("t", map[string]any{}); err != nil {
-		t.Skipf("canonical.Checksum not available yet: %v", err)
-	}
 }
 
 // problemsOf returns the ValidationError problems of err, failing if none.
