@@ -208,11 +208,13 @@ func (t *Tool) settle(ctx, hctx context.Context, out Output, err error) (Output,
 		return Output{}, cancelled(ctx, t.name)
 	}
 	if hctx.Err() != nil && errors.Is(context.Cause(hctx), context.DeadlineExceeded) {
-		timeout := fmt.Errorf("forge: tool %q timed out after %s: %w", t.name, t.opts.Timeout, context.DeadlineExceeded)
+		// The tool is named once, in the message; the cause is the
+		// deadline, plus the handler's own error when it had another.
+		cause := error(context.DeadlineExceeded)
 		if !errors.Is(err, context.DeadlineExceeded) {
-			timeout = errors.Join(timeout, err)
+			cause = errors.Join(cause, err)
 		}
-		return Output{}, ErrToolDownstreamError.With(timeout, "forge: tool %q failed", t.name)
+		return Output{}, ErrToolDownstreamError.With(cause, "forge: tool %q timed out after %s", t.name, t.opts.Timeout)
 	}
 	return Output{}, ErrToolDownstreamError.With(err, "forge: tool %q failed", t.name)
 }

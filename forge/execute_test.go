@@ -206,6 +206,10 @@ func TestExecuteTimeoutCooperative(t *testing.T) {
 	if !errors.Is(err, ErrToolDownstreamError) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want downstream + DeadlineExceeded", err)
 	}
+	// The tool and the timeout are named once.
+	if want := `E_TOOL_DOWNSTREAM_ERROR: forge: tool "t" timed out after 20ms: context deadline exceeded`; err.Error() != want {
+		t.Errorf("message = %q, want %q", err.Error(), want)
+	}
 	if errors.Is(err, context.Canceled) {
 		t.Errorf("a tool timeout is not a cancellation: %v", err)
 	}
@@ -286,8 +290,6 @@ func TestExecuteCancelCause(t *testing.T) {
 }
 
 func TestExecuteOutputChecks(t *testing.T) {
-	var nilMedia []any
-	_ = nilMedia
 	tests := []struct {
 		name string
 		out  Output
