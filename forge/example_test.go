@@ -83,9 +83,16 @@ func ExampleNewTool() {
 	fmt.Printf("%q %v\n", out.Text(), err)
 	_, err = echo.Execute(context.Background(), json.RawMessage(`[]`), forge.Invocation{}, nil)
 	fmt.Println(err)
+	// The schema said nothing about other keys, so they are refused, and the
+	// published schema says so.
+	_, err = echo.Execute(context.Background(), json.RawMessage(`{"msg":"x","to":"y","cc":"z"}`), forge.Invocation{}, nil)
+	fmt.Println(err)
+	fmt.Println(string(echo.Schema()))
 	// Output:
 	// "hi hi " <nil>
 	// E_INVALID_TOOL_ARGS: forge: invalid arguments for tool "echo": arguments must be a JSON object, got an array
+	// E_INVALID_TOOL_ARGS: forge: invalid arguments for tool "echo": unexpected additional properties ["cc" "to"]
+	// {"additionalProperties":false,"type":"object","properties":{"msg":{"type":"string"},"times":{"type":"integer","default":2}},"required":["msg"]}
 }
 
 // A Registry holds the tools of a turn; hidden tools are not offered to the

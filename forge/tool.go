@@ -508,7 +508,9 @@ func (t *Tool) Definition() Definition {
 // ErrInvalidToolArgs.
 //
 // For a typed tool the arguments must also decode into its argument type
-// (an integer too large for an int field is caught here).
+// (an integer too large for an int field is caught here). An integer
+// written with a fraction or exponent (1e2, 10.0) is an integer, as JSON
+// Schema counts it, and decodes exactly into an int field.
 //
 // A LazySchema tool resolves its schema on the first call; when it does not
 // resolve, every call returns ErrInvalidInitialToolValue instead.

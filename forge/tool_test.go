@@ -1,6 +1,7 @@
 package forge
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -442,5 +443,14 @@ func TestDefinition(t *testing.T) {
 	_ = json.Unmarshal(b, &got)
 	if got["name"] != "t" || got["description"] != "a test tool" || got["parameters"].(map[string]any)["type"] != "object" {
 		t.Errorf("definition = %s", b)
+	}
+	// The model is offered the schema closed to unknown keys.
+	var r Registry
+	if err := r.Register(tool, false); err != nil {
+		t.Fatal(err)
+	}
+	defs := r.Definitions()
+	if len(defs) != 1 || !bytes.HasPrefix(defs[0].Parameters, []byte(`{"additionalProperties":false,`)) {
+		t.Errorf("registry definitions = %+v", defs)
 	}
 }
