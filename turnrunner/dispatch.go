@@ -41,6 +41,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (Di
 	em.send(DispatchStart{TurnID: tc.id, DispatchID: dc.ID(), StartedAt: start})
 	iterations := 0
 	var finalReason string // set when the next iteration must be the final one
+	var aborted error      // the cause when a middleware's ctx ended the dispatch
 	reported := false
 	fail := func(it int, err error) {
 		reported = true
@@ -68,8 +69,53 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (Di
 			em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "artifact-tools", Message: err.Error(), Err: err, EmittedAt: r.now()})
 		}
 
-		reached, err := runOnion(ctx, dc, r.opts.DispatchInput)
-		if ctx.Err() != nil {
+		// The dispatch input chain wraps the model call, the tool calls and
+		// the dispatch output chain: they run in its core, with the ctx its
+		// innermost next was given. The outcome is what the core recorded.
+		var (
+			res        stepResult
+			stepErr    error
+			stepped    bool
+			outReached bool
+			outErr     error
+		)
+		core := func(ctx context.Context) error {
+			if ctx.Err() != nil {
+				aborted = context.Cause(ctx)
+				return nil
+			}
+			if dc.IsSignalled() {
+				return nil
+			}
+			stepped = true
+			iterations++
+			res, stepErr = r.step(ctx, tc, dc, em, final, finalReason)
+			if ctx.Err() != nil {
+				aborted = context.Cause(ctx)
+				return stepErr
+			}
+			if stepErr != nil || dc.IsSignalled() {
+				return stepErr
+			}
+			outReached, outErr = runOnion(ctx, dc, r.opts.DispatchOutput, nil)
+			if outErr != nil {
+				outErr = ErrDispatchPipeline.With(outErr, "turnrunner: dispatch output pipeline failed")
+				return outErr
+			}
+			return nil
+		}
+		reached, err := runOnion(ctx, dc, r.opts.DispatchInput, core)
+		if ctx.Err() != nil || aborted != nil {
+			// A middleware's ctx ending (a timeout it set) aborts the
+			// dispatch as the turn's would.
+			break
+		}
+		if stepErr != nil {
+			fail(it, stepErr)
+			break
+		}
+		if outErr != nil {
+			fail(it, outErr)
 			break
 		}
 		if err != nil {
@@ -83,29 +129,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (Di
 			fail(it, ErrShortCircuited.With(nil, "turnrunner: pipeline %q short-circuited: a middleware did not call next", "dispatch-input"))
 			break
 		}
-
-		iterations++
-		res, err := r.step(ctx, tc, dc, em, final, finalReason)
-		if ctx.Err() != nil {
-			break
-		}
-		if err != nil {
-			fail(it, err)
-			break
-		}
-		if dc.IsSignalled() {
-			break
-		}
-
-		reached, err = runOnion(ctx, dc, r.opts.DispatchOutput)
-		if ctx.Err() != nil {
-			break
-		}
-		if err != nil {
-			fail(it, ErrDispatchPipeline.With(err, "turnrunner: dispatch output pipeline failed"))
-			break
-		}
-		if !reached && !dc.IsSignalled() {
+		if stepped && !outReached {
 			fail(it, ErrShortCircuited.With(nil, "turnrunner: pipeline %q short-circuited: a middleware did not call next", "dispatch-output"))
 			break
 		}
@@ -131,6 +155,9 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (Di
 		}
 	default:
 		derr = context.Cause(ctx)
+		if derr == nil {
+			derr = aborted
+		}
 	}
 	end := r.now()
 	em.send(DispatchEnd{TurnID: tc.id, DispatchID: dc.ID(), Status: status, Err: derr, Iterations: iterations,

@@ -23,6 +23,7 @@ const (
 	CodeToolCallNotExecuted   forge.Code = "E_TOOL_CALL_NOT_EXECUTED"
 	CodeTruncatedResponse     forge.Code = "E_MODEL_RESPONSE_TRUNCATED"
 	CodeToolCallArgsTooLarge  forge.Code = "E_TOOL_CALL_ARGS_TOO_LARGE"
+	CodeNextCalledTwice       forge.Code = "E_PIPELINE_NEXT_CALLED_TWICE"
 )
 
 // Sentinels for errors.Is.
@@ -33,6 +34,8 @@ var (
 	ErrOutputPipeline        = &forge.Error{Code: CodeOutputPipeline, Status: 500}
 	ErrDispatchPipeline      = &forge.Error{Code: CodeDispatchPipeline, Status: 500}
 	ErrShortCircuited        = &forge.Error{Code: CodeShortCircuited, Status: 500}
+	// ErrNextCalledTwice is what a middleware's second call of next returns.
+	ErrNextCalledTwice = &forge.Error{Code: CodeNextCalledTwice, Status: 500}
 	ErrModel                 = &forge.Error{Code: CodeModel, Status: 500}
 	ErrGateTimeout           = &forge.Error{Code: CodeGateTimeout, Status: 408}
 	ErrGateAborted           = &forge.Error{Code: CodeGateAborted, Status: 499}

@@ -122,7 +122,9 @@ func TestPipelines(t *testing.T) {
 	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
 		t.Fatalf("TurnEnd %+v", end)
 	}
-	want := []string{"A>", "B>", "<B", "<A", "i0>", "<i0", "o0>", "<o0", "i1>", "<i1", "o1>", "<o1", "Z>", "<Z"}
+	// Turn input wraps the dispatch and turn output; dispatch input wraps the
+	// model call, the tools and dispatch output.
+	want := []string{"A>", "B>", "i0>", "o0>", "<o0", "<i0", "i1>", "o1>", "<o1", "<i1", "Z>", "<Z", "<B", "<A"}
 	if d := cmp.Diff(want, log); d != "" {
 		t.Errorf("order (-want +got):\n%s", d)
 	}

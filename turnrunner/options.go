@@ -25,12 +25,22 @@ const (
 type Next func(ctx context.Context) error
 
 // TurnMiddleware wraps the turn: code before next runs on the way in, code
-// after it on the way out. Not calling next (and not failing) is
-// E_PIPELINE_SHORT_CIRCUITED.
+// after it on the way out. A TurnInput chain wraps the dispatch and, after a
+// successful dispatch, the TurnOutput chain: they run inside its next, with
+// the ctx given to next, so code after next runs after them and a value or
+// deadline set on that ctx reaches the model and the tools. next returns the
+// dispatch's or output chain's error; the turn's outcome does not depend on
+// what the middleware does with it. A TurnOutput chain's next does nothing.
+// Not calling next (and not failing) is E_PIPELINE_SHORT_CIRCUITED; calling
+// it twice returns ErrNextCalledTwice.
 type TurnMiddleware func(ctx context.Context, tc *TurnContext, next Next) error
 
 // DispatchMiddleware wraps each iteration's input or output step; a fresh
-// chain runs every iteration. It may Ack or Nack the dispatch.
+// chain runs every iteration. A DispatchInput chain wraps the iteration's
+// model call, its tool calls and the DispatchOutput chain, which run inside
+// its next with the ctx given to next (a ctx ended there aborts the
+// dispatch); a DispatchOutput chain's next does nothing. It may Ack or Nack
+// the dispatch.
 type DispatchMiddleware func(ctx context.Context, dc *dispatch.Context, next Next) error
 
 // Options configure a [Runner]; nil means all defaults.

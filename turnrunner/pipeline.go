@@ -5,16 +5,25 @@ import (
 	"fmt"
 )
 
-// runOnion runs mws around a no-op core and reports whether the core was
-// reached. When ctx is done, a middleware's body is skipped but the chain
-// continues, so an aborted run never looks short-circuited. A panicking
-// middleware is an error.
-func runOnion[T any, M ~func(context.Context, T, Next) error](ctx context.Context, v T, mws []M) (reached bool, err error) {
+// runOnion runs mws around core (nil: a no-op) and reports whether the core
+// was reached. The core runs with the ctx the innermost middleware passed to
+// next, and its error is what that next returns. When ctx is done, a
+// middleware's body is skipped but the chain continues, so an aborted run
+// never looks short-circuited. A panicking middleware is an error.
+func runOnion[T any, M ~func(context.Context, T, Next) error](ctx context.Context, v T, mws []M, core Next) (reached bool, err error) {
+	entered := make([]bool, len(mws)+1)
 	var call func(ctx context.Context, i int) error
 	call = func(ctx context.Context, i int) (err error) {
+		if entered[i] {
+			return ErrNextCalledTwice.With(nil, "turnrunner: middleware %d called next twice", i-1)
+		}
+		entered[i] = true
 		if i == len(mws) {
 			reached = true
-			return nil
+			if core == nil {
+				return nil
+			}
+			return core(ctx)
 		}
 		if ctx.Err() != nil {
 			return call(ctx, i+1)

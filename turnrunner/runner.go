@@ -357,9 +357,51 @@ func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Inpu
 		}
 	}
 
-	reached, err := runOnion(ctx, tc, r.opts.TurnInput)
+	// The turn input chain wraps the dispatch and the turn output chain: they
+	// run in its core, with the ctx its innermost next was given, so code
+	// after next runs after them. The outcome is taken from what the core
+	// recorded, whatever a middleware does with the error next returns.
+	var (
+		dispatched bool
+		status     DispatchStatus
+		derr       error
+		outReached bool
+		outErr     error
+	)
+	core := func(ctx context.Context) error {
+		if ctx.Err() != nil {
+			return nil
+		}
+		dispatched = true
+		status, derr = r.dispatch(ctx, tc, em)
+		if status != DispatchAck || ctx.Err() != nil {
+			return derr
+		}
+		outReached, outErr = runOnion(ctx, tc, r.opts.TurnOutput, nil)
+		if outErr != nil {
+			outErr = ErrOutputPipeline.With(outErr, "turnrunner: turn output pipeline failed")
+			return outErr
+		}
+		return nil
+	}
+	reached, err := runOnion(ctx, tc, r.opts.TurnInput, core)
 	if ctx.Err() != nil {
-		return TurnAborted, ctx.Err()
+		return TurnAborted, context.Cause(ctx)
+	}
+	if dispatched {
+		switch {
+		case status == DispatchAborted:
+			return TurnAborted, derr
+		case status == DispatchNack:
+			return TurnFailed, derr
+		case outErr != nil:
+			r.emitError(em, "", 0, outErr)
+			return TurnFailed, outErr
+		case !outReached:
+			err = ErrShortCircuited.With(nil, "turnrunner: pipeline %q short-circuited: a middleware did not call next", "turn-output")
+			r.emitError(em, "", 0, err)
+			return TurnFailed, err
+		}
 	}
 	if err != nil {
 		err = ErrInputPipeline.With(err, "turnrunner: turn input pipeline failed")
@@ -371,28 +413,9 @@ func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Inpu
 		r.emitError(em, "", 0, err)
 		return TurnFailed, err
 	}
-
-	status, err := r.dispatch(ctx, tc, em)
-	if status == DispatchAborted || ctx.Err() != nil {
-		return TurnAborted, context.Cause(ctx)
-	}
-	if status == DispatchNack {
-		return TurnFailed, err
-	}
-
-	reached, err = runOnion(ctx, tc, r.opts.TurnOutput)
-	if ctx.Err() != nil {
-		return TurnAborted, ctx.Err()
-	}
-	if err != nil {
-		err = ErrOutputPipeline.With(err, "turnrunner: turn output pipeline failed")
-		r.emitError(em, "", 0, err)
-		return TurnFailed, err
-	}
-	if !reached {
-		err = ErrShortCircuited.With(nil, "turnrunner: pipeline %q short-circuited: a middleware did not call next", "turn-output")
-		r.emitError(em, "", 0, err)
-		return TurnFailed, err
+	if !dispatched {
+		// The ctx handed to next was already done.
+		return TurnAborted, context.Canceled
 	}
 	return TurnCompleted, nil
 }

@@ -1,0 +1,94 @@
+package turnrunner_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/turnrunner"
+)
+
+type ctxKey string
+
+// The ctx a middleware hands to next is the one the work inside it runs
+// with, and code after next runs after that work.
+func TestMiddlewareCtxReachesTheModel(t *testing.T) {
+	var sawTurn, sawDispatch any
+	var answered bool
+	m := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) partSeq {
+		sawTurn, sawDispatch = ctx.Value(ctxKey("turn")), ctx.Value(ctxKey("dispatch"))
+		return func(yield func(turnrunner.Part, error) bool) {
+			answered = true
+			yield(turnrunner.TextPart("ok"), nil)
+		}
+	})
+	var afterTurn, afterDispatch bool
+	turnIn := func(ctx context.Context, tc *turnrunner.TurnContext, next turnrunner.Next) error {
+		err := next(context.WithValue(ctx, ctxKey("turn"), "t"))
+		afterTurn = answered && tc.Answer() == "ok"
+		return err
+	}
+	dispIn := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error {
+		err := next(context.WithValue(ctx, ctxKey("dispatch"), "d"))
+		afterDispatch = answered
+		return err
+	}
+	r := newRunner(t, m, &turnrunner.Options{TurnInput: []turnrunner.TurnMiddleware{turnIn},
+		DispatchInput: []turnrunner.DispatchMiddleware{dispIn}})
+	evs := run(t, r, turnrunner.Input{Prompt: "hi"})
+	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+		t.Fatalf("TurnEnd %+v", end)
+	}
+	if sawTurn != "t" || sawDispatch != "d" {
+		t.Errorf("model saw turn=%v dispatch=%v, want t and d", sawTurn, sawDispatch)
+	}
+	if !afterTurn || !afterDispatch {
+		t.Errorf("after-next code ran before the work: turn %v, dispatch %v", afterTurn, afterDispatch)
+	}
+}
+
+func TestMiddlewareCancellingItsCtxAbortsTheTurn(t *testing.T) {
+	m := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) partSeq {
+		return func(yield func(turnrunner.Part, error) bool) { yield(turnrunner.TextPart("never"), nil) }
+	})
+	cause := errors.New("budget exhausted")
+	dispIn := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error {
+		ctx, cancel := context.WithCancelCause(ctx)
+		cancel(cause)
+		return next(ctx)
+	}
+	r := newRunner(t, m, &turnrunner.Options{DispatchInput: []turnrunner.DispatchMiddleware{dispIn}})
+	evs := run(t, r, turnrunner.Input{Prompt: "hi"})
+	end := turnEnd(t, evs)
+	if end.Status != turnrunner.TurnAborted || !errors.Is(end.Err, cause) {
+		t.Fatalf("TurnEnd %s %v, want aborted with the cause", end.Status, end.Err)
+	}
+}
+
+func TestNextCalledTwiceIsAnError(t *testing.T) {
+	m := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) partSeq {
+		return func(yield func(turnrunner.Part, error) bool) { yield(turnrunner.TextPart("ok"), nil) }
+	})
+	calls := 0
+	countModel := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) partSeq {
+		calls++
+		return m.Stream(ctx, req)
+	})
+	var second error
+	twice := func(ctx context.Context, tc *turnrunner.TurnContext, next turnrunner.Next) error {
+		if err := next(ctx); err != nil {
+			return err
+		}
+		second = next(ctx)
+		return nil
+	}
+	r := newRunner(t, countModel, &turnrunner.Options{TurnInput: []turnrunner.TurnMiddleware{twice}})
+	evs := run(t, r, turnrunner.Input{Prompt: "hi"})
+	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+		t.Fatalf("TurnEnd %+v", end)
+	}
+	if !errors.Is(second, turnrunner.ErrNextCalledTwice) || calls != 1 {
+		t.Errorf("second next: %v, model calls %d; want ErrNextCalledTwice and 1", second, calls)
+	}
+}
