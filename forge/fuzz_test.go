@@ -77,3 +77,39 @@ func FuzzPlainInteger(f *testing.F) {
 		}
 	})
 }
+
+// FuzzClosedRoot: closedRoot returns its input unchanged, or that object
+// with exactly one more root key (additionalProperties or
+// unevaluatedProperties, false) that it did not have.
+func FuzzClosedRoot(f *testing.F) {
+	for _, s := range []string{`{}`, ` { "type" : "object" } `, `{"type":"object","additionalProperties":true}`,
+		`{"allOf":[{}]}`, `[1]`, `{"a":`, `{"properties":{"additionalProperties":{}}}`, `{"a":1}{}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		in := string(doc)
+		got := closedRoot(doc)
+		if string(doc) != in {
+			t.Fatalf("closedRoot changed its input")
+		}
+		if string(got) == in {
+			return
+		}
+		var before, after map[string]json.RawMessage
+		if err := json.Unmarshal(doc, &before); err != nil {
+			t.Fatalf("closedRoot(%q) changed a document that is not an object: %q", in, got)
+		}
+		if err := json.Unmarshal(got, &after); err != nil {
+			t.Fatalf("closedRoot(%q) = %q: %v", in, got, err)
+		}
+		if len(after) != len(before)+1 {
+			t.Fatalf("closedRoot(%q) = %q: want exactly one key more", in, got)
+		}
+		for _, k := range []string{"additionalProperties", "unevaluatedProperties"} {
+			if _, had := before[k]; !had && string(after[k]) == "false" {
+				return
+			}
+		}
+		t.Fatalf("closedRoot(%q) = %q: no closing keyword added", in, got)
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strconv"
@@ -91,6 +92,9 @@ func closedRoot(doc []byte) []byte {
 		}
 	}
 	if _, err := dec.Token(); err != nil { // the closing brace
+		return doc
+	}
+	if _, err := dec.Token(); err != io.EOF { // trailing data
 		return doc
 	}
 	kw := `"additionalProperties":false`

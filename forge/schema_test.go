@@ -20,7 +20,9 @@ func TestClosedRoot(t *testing.T) {
 		{"allOf", `{"type":"object","allOf":[{"properties":{"a":{}}}]}`, `{"unevaluatedProperties":false,"type":"object","allOf":[{"properties":{"a":{}}}]}`},
 		{"$ref", `{"$defs":{"x":{}},"$ref":"#/$defs/x"}`, `{"unevaluatedProperties":false,"$defs":{"x":{}},"$ref":"#/$defs/x"}`},
 		{"not JSON", `{"type":`, `{"type":`},
-		{"trailing garbage", `{"type":"object"`, `{"type":"object"`},
+		{"unterminated", `{"type":"object"`, `{"type":"object"`},
+		{"trailing data", `{"type":"object"} {}`, `{"type":"object"} {}`},
+		{"trailing space", "{\"type\":\"object\"} \n", "{\"additionalProperties\":false,\"type\":\"object\"} \n"},
 		{"not an object", `[1]`, `[1]`},
 		{"empty", ``, ``},
 	}
