@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -54,6 +55,11 @@ type Config struct {
 	Log LogSink
 	// Now is the clock of log entries; nil means time.Now.
 	Now func() time.Time
+	// Driver, when set, is called once by New with the function that moves
+	// the Context to its next iteration (returning its number). Only the
+	// loop that drives the dispatch (the turn runner) holds it, so
+	// middleware cannot skip iterations.
+	Driver func(advance func() int)
 }
 
 // Context is the state of one dispatch: the iteration counter, the ack/nack
@@ -100,7 +106,7 @@ func New(cfg Config) (*Context, error) {
 	}
 	for i, e := range cfg.Timeline {
 		if e.Kind() == EntryNone {
-			p = append(p, "timeline["+itoa(i)+"]: must hold exactly one value")
+			p = append(p, "timeline["+strconv.Itoa(i)+"]: must hold exactly one value")
 		}
 	}
 	if err := cfg.Loop.Validate(); err != nil {
@@ -138,21 +144,10 @@ func New(cfg Config) (*Context, error) {
 			c.counts[e.ToolCall.Checksum()]++
 		}
 	}
+	if cfg.Driver != nil {
+		cfg.Driver(c.advance)
+	}
 	return c, nil
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b [20]byte
-	n := len(b)
-	for i > 0 {
-		n--
-		b[n] = byte('0' + i%10)
-		i /= 10
-	}
-	return string(b[n:])
 }
 
 // ID is the dispatch id.
@@ -171,9 +166,9 @@ func (c *Context) Iteration() int {
 	return c.iteration
 }
 
-// Advance moves to the next iteration and returns its number. The turn
-// runner calls it; middleware should not.
-func (c *Context) Advance() int {
+// advance moves to the next iteration and returns its number; New hands it
+// to Config.Driver.
+func (c *Context) advance() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.iteration++
@@ -280,6 +275,27 @@ func (c *Context) ToolCallCount(checksum string) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.counts[checksum]
+}
+
+// Hydrate appends entries to the timeline without storing them, as
+// Config.Timeline seeds it (their tool calls count in ToolCallCount, not
+// against the loop guard). An entry not holding exactly one value is
+// ErrInvalidContext and nothing is added.
+func (c *Context) Hydrate(entries ...Entry) error {
+	for i, e := range entries {
+		if e.Kind() == EntryNone {
+			return ErrInvalidContext.With(nil, "dispatch: hydrate: entries[%d] must hold exactly one value", i)
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.timeline = append(c.timeline, entries...)
+	for _, e := range entries {
+		if e.ToolCall != nil {
+			c.counts[e.ToolCall.Checksum()]++
+		}
+	}
+	return nil
 }
 
 // StoreMessage persists m and adds it to the timeline (replacing in place a

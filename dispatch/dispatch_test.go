@@ -138,15 +138,17 @@ func TestFailingStoreLeavesContextUnchanged(t *testing.T) {
 
 func TestCheckRepeat(t *testing.T) {
 	ctx := context.Background()
+	var advance func() int
 	c := newCtx(t, dispatch.Config{Loop: dispatch.LoopPolicy{MaxIdenticalCalls: 2,
-		PerTool: map[string]dispatch.ToolLoopPolicy{"free": {Disabled: true}, "tight": {MaxIdenticalCalls: 1}}}})
+		PerTool: map[string]dispatch.ToolLoopPolicy{"free": {Disabled: true}, "tight": {MaxIdenticalCalls: 1}}},
+		Driver: func(f func() int) { advance = f }})
 	a := call(t, "1", "a", `{}`)
 	// CheckRepeat records nothing: inspecting never poisons the guard.
 	for range 3 {
 		if v := c.CheckRepeat("a", a.Checksum(), 2); v.Decision != dispatch.LoopBlockedRepeat || !v.InResponse {
 			t.Fatalf("CheckRepeat: %+v", v)
 		}
-		c.Advance()
+		advance()
 	}
 	steps := []struct {
 		advance bool
@@ -159,7 +161,7 @@ func TestCheckRepeat(t *testing.T) {
 	}
 	for i, s := range steps {
 		if s.advance {
-			c.Advance()
+			advance()
 		}
 		if v := c.GuardRepeat("a", a.Checksum(), s.pending); v.Decision != s.want {
 			t.Errorf("step %d: %+v, want %s", i, v, s.want)
@@ -233,10 +235,13 @@ func TestWaitForWithoutGate(t *testing.T) {
 func TestLog(t *testing.T) {
 	var got []dispatch.LogEntry
 	at := time.Unix(42, 0)
+	var advance func() int
 	c := newCtx(t, dispatch.Config{DispatchID: "d1", Log: func(e dispatch.LogEntry) { got = append(got, e) },
-		Now: func() time.Time { return at }})
+		Now: func() time.Time { return at }, Driver: func(f func() int) { advance = f }})
 	c.Log(dispatch.LevelInfo, "first", "hello", map[string]int{"n": 1})
-	c.Advance()
+	if advance() != 1 {
+		t.Fatal("advance did not return the next iteration")
+	}
 	c.Log(dispatch.LevelWarn, "second", "again", nil)
 	want := []dispatch.LogEntry{
 		{DispatchID: "d1", Iteration: 0, Level: dispatch.LevelInfo, Kind: "first", Message: "hello", Payload: map[string]int{"n": 1}, Time: at},
@@ -333,5 +338,33 @@ func TestTimelineAccessors(t *testing.T) {
 	}
 	if err := c.StoreMessage(ctx, nil); !errors.Is(err, dispatch.ErrStore) {
 		t.Errorf("nil message: %v", err)
+	}
+}
+
+func TestHydrateCountsButDoesNotStoreOrGuard(t *testing.T) {
+	ctx := context.Background()
+	store := dispatch.NewMemoryStore()
+	c := newCtx(t, dispatch.Config{Store: store, Loop: dispatch.LoopPolicy{MaxIdenticalCalls: 1}})
+	a := call(t, "1", "a", `{}`)
+	if err := c.Hydrate(dispatch.Entry{ToolCall: a}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Hydrate(dispatch.Entry{}); !errors.Is(err, dispatch.ErrInvalidContext) {
+		t.Errorf("empty entry: %v", err)
+	}
+	if len(c.Timeline()) != 1 || c.ToolCallCount(a.Checksum()) != 1 {
+		t.Errorf("timeline %d entries, count %d; want 1 and 1", len(c.Timeline()), c.ToolCallCount(a.Checksum()))
+	}
+	if v := c.CheckRepeat("a", a.Checksum(), 0); v.Decision != dispatch.LoopAllow {
+		t.Errorf("hydrated call counted by the guard: %+v", v)
+	}
+	if tl, _ := store.Load(ctx, "turn"); len(tl) != 0 {
+		t.Errorf("hydrate stored %d entries", len(tl))
+	}
+	if err := c.StoreToolCall(ctx, call(t, "2", "a", `{}`)); err != nil {
+		t.Fatal(err)
+	}
+	if v := c.CheckRepeat("a", a.Checksum(), 0); v.Decision != dispatch.LoopBlockedRepeat || v.Earlier != 1 || v.InResponse {
+		t.Errorf("own call not counted: %+v", v)
 	}
 }

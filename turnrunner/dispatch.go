@@ -19,6 +19,7 @@ const finalNote = "[loop guard] Tool use has ended for this turn (%s). Do not ca
 // dispatch runs the iteration loop until the dispatch is signalled or ctx ends.
 func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (DispatchStatus, error) {
 	tc.mu.Lock()
+	var advance func() int
 	dc, err := dispatch.New(dispatch.Config{
 		TurnID: tc.id, SystemPrompt: tc.systemPrompt, Timeline: tc.timeline,
 		Tools: tc.tools, Stash: tc.stash, Store: r.opts.Store, Loop: r.opts.Loop,
@@ -26,7 +27,8 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (Di
 			return r.waitFor(ctx, em, tc.id, req)
 		},
 		Log: func(e dispatch.LogEntry) { r.log(em, e) },
-		Now: r.opts.Now,
+		Now:    r.opts.Now,
+		Driver: func(f func() int) { advance = f },
 	})
 	if err == nil {
 		tc.dc = dc
@@ -141,7 +143,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (Di
 		if res.finalize && finalReason == "" {
 			finalReason = "a repeated tool call was blocked and then repeated again"
 		}
-		dc.Advance()
+		advance()
 	}
 
 	status, derr := DispatchAborted, error(nil)

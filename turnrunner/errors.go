@@ -28,14 +28,14 @@ const (
 
 // Sentinels for errors.Is.
 var (
-	ErrInvalidConfig         = &forge.Error{Code: CodeInvalidConfig, Status: 529, Fatal: true}
-	ErrInvalidTurnContext    = &forge.Error{Code: CodeInvalidTurnContext, Status: 529, Fatal: true}
-	ErrInputPipeline         = &forge.Error{Code: CodeInputPipeline, Status: 500}
-	ErrOutputPipeline        = &forge.Error{Code: CodeOutputPipeline, Status: 500}
-	ErrDispatchPipeline      = &forge.Error{Code: CodeDispatchPipeline, Status: 500}
-	ErrShortCircuited        = &forge.Error{Code: CodeShortCircuited, Status: 500}
+	ErrInvalidConfig      = &forge.Error{Code: CodeInvalidConfig, Status: 529, Fatal: true}
+	ErrInvalidTurnContext = &forge.Error{Code: CodeInvalidTurnContext, Status: 529, Fatal: true}
+	ErrInputPipeline      = &forge.Error{Code: CodeInputPipeline, Status: 500}
+	ErrOutputPipeline     = &forge.Error{Code: CodeOutputPipeline, Status: 500}
+	ErrDispatchPipeline   = &forge.Error{Code: CodeDispatchPipeline, Status: 500}
+	ErrShortCircuited     = &forge.Error{Code: CodeShortCircuited, Status: 500}
 	// ErrNextCalledTwice is what a middleware's second call of next returns.
-	ErrNextCalledTwice = &forge.Error{Code: CodeNextCalledTwice, Status: 500}
+	ErrNextCalledTwice       = &forge.Error{Code: CodeNextCalledTwice, Status: 500}
 	ErrModel                 = &forge.Error{Code: CodeModel, Status: 500}
 	ErrGateTimeout           = &forge.Error{Code: CodeGateTimeout, Status: 408}
 	ErrGateAborted           = &forge.Error{Code: CodeGateAborted, Status: 499}

@@ -2,6 +2,7 @@ package turnrunner
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"time"
 
@@ -144,27 +145,27 @@ func New(model Model, opts *Options) (*Runner, error) {
 	}
 	for i, m := range o.TurnInput {
 		if m == nil {
-			p = append(p, "turnInput["+itoa(i)+"]: nil middleware")
+			p = append(p, "turnInput["+strconv.Itoa(i)+"]: nil middleware")
 		}
 	}
 	for i, m := range o.TurnOutput {
 		if m == nil {
-			p = append(p, "turnOutput["+itoa(i)+"]: nil middleware")
+			p = append(p, "turnOutput["+strconv.Itoa(i)+"]: nil middleware")
 		}
 	}
 	for i, m := range o.DispatchInput {
 		if m == nil {
-			p = append(p, "dispatchInput["+itoa(i)+"]: nil middleware")
+			p = append(p, "dispatchInput["+strconv.Itoa(i)+"]: nil middleware")
 		}
 	}
 	for i, m := range o.DispatchOutput {
 		if m == nil {
-			p = append(p, "dispatchOutput["+itoa(i)+"]: nil middleware")
+			p = append(p, "dispatchOutput["+strconv.Itoa(i)+"]: nil middleware")
 		}
 	}
 	for i, h := range o.ResultHooks {
 		if h == nil {
-			p = append(p, "resultHooks["+itoa(i)+"]: nil hook")
+			p = append(p, "resultHooks["+strconv.Itoa(i)+"]: nil hook")
 		}
 	}
 	var reg *forge.Registry
@@ -175,11 +176,11 @@ func New(model Model, opts *Options) (*Runner, error) {
 	}
 	for i, t := range o.Tools {
 		if t == nil {
-			p = append(p, "tools["+itoa(i)+"]: nil tool")
+			p = append(p, "tools["+strconv.Itoa(i)+"]: nil tool")
 			continue
 		}
 		if err := reg.Register(t, false); err != nil {
-			p = append(p, "tools["+itoa(i)+"]: "+err.Error())
+			p = append(p, "tools["+strconv.Itoa(i)+"]: "+err.Error())
 		}
 	}
 	if len(p) > 0 {
@@ -210,11 +211,4 @@ func New(model Model, opts *Options) (*Runner, error) {
 		approval[n] = true
 	}
 	return &Runner{model: model, opts: o, tools: reg, approval: approval, cleanup: cleanup}, nil
-}
-
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/turnrunner"
 )
 
@@ -90,5 +92,50 @@ func TestNextCalledTwiceIsAnError(t *testing.T) {
 	}
 	if !errors.Is(second, turnrunner.ErrNextCalledTwice) || calls != 1 {
 		t.Errorf("second next: %v, model calls %d; want ErrNextCalledTwice and 1", second, calls)
+	}
+}
+
+// Writes through the TurnContext after the dispatch started land in the
+// timeline the turn exposes.
+func TestTurnContextWritesAfterTheDispatchAreVisible(t *testing.T) {
+	m := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) partSeq {
+		return func(yield func(turnrunner.Part, error) bool) { yield(turnrunner.TextPart("answer"), nil) }
+	})
+	var before, after int
+	var answer string
+	out := func(ctx context.Context, tc *turnrunner.TurnContext, next turnrunner.Next) error {
+		before = len(tc.Timeline())
+		msg, err := dispatch.NewMessage(dispatch.RawMessage{ID: "m-out", Role: dispatch.RoleAssistant,
+			Content: forge.NewTokenizable("appended"), CreatedAt: time.Unix(1, 0)})
+		if err != nil {
+			return err
+		}
+		if err := tc.StoreMessage(ctx, msg); err != nil {
+			return err
+		}
+		note, err := dispatch.UserMessage("m-note", "hydrated")
+		if err != nil {
+			return err
+		}
+		if err := tc.Hydrate(dispatch.Entry{Message: note}); err != nil {
+			return err
+		}
+		after, answer = len(tc.Timeline()), tc.Answer()
+		return next(ctx)
+	}
+	r := newRunner(t, m, &turnrunner.Options{TurnOutput: []turnrunner.TurnMiddleware{out}})
+	evs := run(t, r, turnrunner.Input{TurnID: "w", Prompt: "hi"})
+	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+		t.Fatalf("TurnEnd %+v", end)
+	}
+	if after != before+2 || answer != "appended" {
+		t.Errorf("timeline %d -> %d, answer %q; want +2 and the appended message", before, after, answer)
+	}
+	stored, err := r.Store().Load(context.Background(), "w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(stored); n != 3 { // prompt, answer, appended (the hydrated note is not stored)
+		t.Errorf("store holds %d entries, want 3", n)
 	}
 }

@@ -2,6 +2,7 @@ package turnrunner
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -82,12 +83,12 @@ func (r *Runner) newTurn(in Input) (*TurnContext, error) {
 	var p []string
 	for i, m := range in.Messages {
 		if m == nil {
-			p = append(p, "messages["+itoa(i)+"]: nil message")
+			p = append(p, "messages["+strconv.Itoa(i)+"]: nil message")
 		}
 	}
 	for i, e := range in.History {
 		if e.Kind() == dispatch.EntryNone {
-			p = append(p, "history["+itoa(i)+"]: must hold exactly one value")
+			p = append(p, "history["+strconv.Itoa(i)+"]: must hold exactly one value")
 		}
 	}
 	if strings.ContainsAny(in.TurnID, "\x00\n\r") {
@@ -143,11 +144,15 @@ func (tc *TurnContext) SystemPrompt() *forge.Tokenizable {
 	return tc.systemPrompt
 }
 
-// SetSystemPrompt replaces the system prompt (input middleware).
+// SetSystemPrompt replaces the system prompt (input middleware); once the
+// dispatch started, it replaces the dispatch's.
 func (tc *TurnContext) SetSystemPrompt(t *forge.Tokenizable) {
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
 	tc.systemPrompt = t
+	if tc.dc != nil {
+		tc.dc.SetSystemPrompt(t)
+	}
 }
 
 // Stash is the turn's key/value bag, shared with the dispatch.
@@ -169,7 +174,9 @@ func (tc *TurnContext) Timeline() []dispatch.Entry {
 }
 
 // Hydrate adds history entries the model should see without storing them
-// (e.g. loaded from your own database by input middleware).
+// (e.g. loaded from your own database by input middleware). Once the
+// dispatch started, they go to the dispatch's timeline, so Timeline and
+// Answer see them.
 func (tc *TurnContext) Hydrate(entries ...dispatch.Entry) error {
 	for i, e := range entries {
 		if e.Kind() == dispatch.EntryNone {
@@ -178,14 +185,22 @@ func (tc *TurnContext) Hydrate(entries ...dispatch.Entry) error {
 	}
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
+	if tc.dc != nil {
+		return tc.dc.Hydrate(entries...)
+	}
 	tc.timeline = append(tc.timeline, entries...)
 	return nil
 }
 
-// StoreMessage persists m and appends it to the timeline.
+// StoreMessage persists m and appends it to the timeline (once the
+// dispatch started, through the dispatch context, which replaces a message
+// with the same id in place).
 func (tc *TurnContext) StoreMessage(ctx context.Context, m *dispatch.Message) error {
 	if m == nil {
 		return dispatch.ErrStore.With(nil, "turnrunner: store message: nil")
+	}
+	if dc := tc.Dispatch(); dc != nil {
+		return dc.StoreMessage(ctx, m)
 	}
 	if err := tc.r.opts.Store.Save(ctx, tc.id, dispatch.Entry{Message: m}); err != nil {
 		return dispatch.ErrStore.With(err, "turnrunner: store message %q", m.ID())
