@@ -12,6 +12,9 @@ import (
 	"github.com/ebbforge/adk/forge"
 )
 
+// iterationLimitReason is the finalReason of the iteration cap.
+const iterationLimitReason = "iteration limit reached"
+
 // finalNote is the user-side note of the loop guard's last iteration.
 const finalNote = "[loop guard] Tool use has ended for this turn (%s). Do not call any tools. " +
 	"Answer the user now with the information you already have, and say briefly what is still missing, if anything."
@@ -26,7 +29,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (Di
 		WaitFor: func(ctx context.Context, req dispatch.GateRequest) (any, error) {
 			return r.waitFor(ctx, em, tc.id, req)
 		},
-		Log: func(e dispatch.LogEntry) { r.log(em, e) },
+		Log:    func(e dispatch.LogEntry) { r.log(em, e) },
 		Now:    r.opts.Now,
 		Driver: func(f func() int) { advance = f },
 	})
@@ -60,11 +63,11 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (Di
 
 		final := finalReason != ""
 		if limit := dc.Loop().IterationLimit(); limit > 0 && it >= limit-1 && !final {
-			finalReason = "iteration limit reached"
+			finalReason = iterationLimitReason
 			final = true
 			em.send(LoopGuard{DispatchID: dc.ID(), Iteration: it, Decision: dispatch.LoopIterationLimit,
 				Count: it + 1, Limit: limit,
-				Message: "iteration limit reached: this is the final iteration, no tools are offered"})
+				Message: dispatch.ErrIterationLimit.With(nil, "iteration limit reached: this is the final iteration, no tools are offered").Error()})
 		}
 
 		if err := r.forgeArtifactTools(tc, dc); err != nil {
@@ -252,7 +255,7 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 			return stepResult{}, nil
 		}
 		r.settleUnrun(ctx, dc, em, st.calls, func(*callState) string {
-			return "Tool call not executed: the model response failed before it was complete."
+			return notExecuted("the model response failed before it was complete.")
 		})
 		return stepResult{}, ErrModel.With(modelErr, "turnrunner: model call failed")
 	}
@@ -266,7 +269,10 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 		return stepResult{done: true}, nil
 	case final:
 		r.settleUnrun(ctx, dc, em, st.calls, func(*callState) string {
-			return "Tool call not executed: tool use has ended for this turn. Answer with the information you have."
+			if finalReason == iterationLimitReason {
+				return dispatch.ErrIterationLimit.With(nil, "Tool call not executed: the iteration limit is reached and tool use has ended for this turn. Answer with the information you have.").Error()
+			}
+			return notExecuted("tool use has ended for this turn. Answer with the information you have.")
 		})
 		em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "tool-calls-on-final-iteration",
 			Message: "the model called tools on the final iteration; they were not executed", EmittedAt: r.now()})
@@ -284,7 +290,7 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 		return stepResult{}, nil
 	case st.stop == StopMaxTokens:
 		r.settleUnrun(ctx, dc, em, st.calls, func(*callState) string {
-			return "Tool call not executed: your response was cut off at the token limit (max_tokens), so its arguments may be incomplete. Retry with a shorter response."
+			return notExecuted("your response was cut off at the token limit (max_tokens), so its arguments may be incomplete. Retry with a shorter response.")
 		})
 		em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "truncated",
 			Message: "the response was cut off at the token limit; its tool calls were not executed", Err: ErrTruncatedResponse, EmittedAt: r.now()})
@@ -374,7 +380,12 @@ func (r *Runner) consume(ctx context.Context, req *Request, em *emitter, st *str
 }
 
 func cancelledText(name string) string {
-	return "Tool call cancelled: the turn was aborted before " + name + " finished."
+	return ErrToolCallCancelled.With(nil, "Tool call cancelled: the turn was aborted before %s finished.", name).Error()
+}
+
+// notExecuted is the model-facing text of a call the runner refused to run.
+func notExecuted(why string) string {
+	return ErrToolCallNotExecuted.With(nil, "Tool call not executed: %s", why).Error()
 }
 
 // buildRequest renders the system prompt and snapshots the timeline and the

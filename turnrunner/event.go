@@ -112,13 +112,17 @@ type ThoughtDelta struct {
 // IsError, CompletedAt, and Call, the stored record). Checksum equals
 // CallID on the ToolExecution events.
 type ToolCallContent struct {
-	ID          string
-	Tool        string
-	Args        json.RawMessage
-	Checksum    string
-	Results     forge.Results
-	IsError     bool
-	IsComplete  bool
+	ID         string
+	Tool       string
+	Args       json.RawMessage
+	Checksum   string
+	Results    forge.Results
+	IsError    bool
+	IsComplete bool
+	// Cancelled marks a call the turn's cancellation interrupted or kept
+	// from running; its completing event has IsComplete false and IsError
+	// true, and the result text carries E_TOOL_CALL_CANCELLED.
+	Cancelled   bool
 	Call        *forge.ToolCall
 	CreatedAt   time.Time
 	UpdatedAt   time.Time

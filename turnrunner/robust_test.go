@@ -206,3 +206,64 @@ func TestTurnEndIsLastDespiteStrayLogs(t *testing.T) {
 		wg.Wait() // hangs (test timeout) if a late Log blocks
 	}
 }
+
+// Model-facing texts carry stable codes, and both kinds of tool timeout
+// read the same.
+func TestResultTextsCarryCodes(t *testing.T) {
+	slowHandler := func(ctx context.Context, args map[string]any) (string, error) {
+		<-ctx.Done()
+		return "", ctx.Err()
+	}
+	own := textTool(t, "own", slowHandler, &forge.ToolOptions{Timeout: 20 * time.Millisecond})
+	global := textTool(t, "global", slowHandler, nil)
+	m := scripted.New(scripted.Use(
+		scripted.Call{ID: "a", Name: "own", Args: `{}`},
+		scripted.Call{ID: "b", Name: "global", Args: `{}`},
+		scripted.Call{ID: "c", Name: "ghost", Args: `{}`},
+	), scripted.Say("done"))
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{own, global}, ToolTimeout: 20 * time.Millisecond})
+	evs := run(t, r, turnrunner.Input{TurnID: "x", Prompt: "go"})
+	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+		t.Fatalf("TurnEnd %+v", end)
+	}
+	calls := storedCalls(t, r, "x")
+	want := []string{
+		"Tool own timed out after 20ms and was cancelled.",
+		"Tool global timed out after 20ms and was cancelled.",
+		"E_TOOL_NOT_FOUND: Tool not found: ghost.",
+	}
+	for i, w := range want {
+		if got := resultText(t, calls[i]); !strings.HasPrefix(got, w) {
+			t.Errorf("call %d: %q, want prefix %q", i, got, w)
+		}
+	}
+}
+
+func TestCancelledCallEvent(t *testing.T) {
+	started := make(chan struct{})
+	block := textTool(t, "block", func(ctx context.Context, args map[string]any) (string, error) {
+		close(started)
+		<-ctx.Done()
+		return "", ctx.Err()
+	}, nil)
+	m := scripted.New(scripted.Use(scripted.Call{ID: "a", Name: "block", Args: `{}`}))
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{block}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, err := r.Run(ctx, turnrunner.Input{Prompt: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { <-started; cancel() }()
+	done := settled(collect(t, ch))
+	if len(done) != 1 {
+		t.Fatalf("%d settled calls", len(done))
+	}
+	c := done[0]
+	if c.IsComplete || !c.IsError || !c.Cancelled {
+		t.Errorf("cancelled call event: complete %v, error %v, cancelled %v", c.IsComplete, c.IsError, c.Cancelled)
+	}
+	if txt := resultText(t, c.Call); !strings.HasPrefix(txt, string(turnrunner.CodeToolCallCancelled)) {
+		t.Errorf("text %q lacks the code", txt)
+	}
+}

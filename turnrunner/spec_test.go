@@ -138,7 +138,7 @@ func TestArgumentsToolsAndResultKinds(t *testing.T) {
 		r := newRunner(t, m, nil)
 		completed(t, run(t, r, turnrunner.Input{TurnID: "nt", Prompt: "go"}))
 		c := storedCalls(t, r, "nt")[0]
-		if got := resultText(t, c); !c.IsError() || got != "Tool not found: ghost. No tools are available this turn." ||
+		if got := resultText(t, c); !c.IsError() || got != "E_TOOL_NOT_FOUND: Tool not found: ghost. No tools are available this turn." ||
 			string(c.Args()) != "{}" {
 			t.Errorf("%q args %s", got, c.Args())
 		}

@@ -47,6 +47,7 @@ type callRecord struct {
 	complete    bool
 	fromArt     bool
 	inline      bool
+	cancelled   bool
 	completedAt time.Time
 	call        *forge.ToolCall
 }
@@ -102,6 +103,13 @@ func checksum(tool string, raw json.RawMessage, ok bool) string {
 	h.Write([]byte{0})
 	h.Write(raw)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// cancel settles rec as interrupted by the turn's cancellation: an
+// incomplete error result.
+func (rec *callRecord) cancel(now time.Time) {
+	rec.fail(now, cancelledText(rec.name))
+	rec.complete, rec.cancelled = false, true
 }
 
 func (rec *callRecord) fail(now time.Time, text string) {
@@ -200,7 +208,7 @@ func (r *Runner) complete(ctx context.Context, em *emitter, rec *callRecord, hoo
 		evArgs = rec.raw
 	}
 	em.send(ToolCallContent{ID: rec.id, Tool: rec.name, Args: evArgs, Checksum: rec.checksum, Results: rec.results,
-		IsError: rec.isError, IsComplete: rec.complete, Call: call, CreatedAt: rec.created, UpdatedAt: updated,
+		IsError: rec.isError, IsComplete: rec.complete, Cancelled: rec.cancelled, Call: call, CreatedAt: rec.created, UpdatedAt: updated,
 		CompletedAt: completedAt})
 	return nil
 }
@@ -226,7 +234,7 @@ func (r *Runner) settleUnrun(ctx context.Context, dc *dispatch.Context, em *emit
 		r.announce(em, rec)
 		rec.fail(r.now(), text(calls[i]))
 		if cancelled {
-			rec.complete = false
+			rec.complete, rec.cancelled = false, true
 		}
 		r.settle(ctx, dc, em, rec)
 		if rec.call == nil {
@@ -277,8 +285,7 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 			if r.approval[rec.name] {
 				ok, text := r.approve(ctx, em, dc, rec)
 				if ctx.Err() != nil {
-					rec.fail(r.now(), cancelledText(rec.name))
-					rec.complete = false
+					rec.cancel(r.now())
 					break
 				}
 				if !ok {
@@ -350,8 +357,7 @@ func (r *Runner) executeAll(ctx context.Context, dc *dispatch.Context, em *emitt
 // hooks and complete recover their own panics.
 func (r *Runner) execute(ctx context.Context, dc *dispatch.Context, em *emitter, spoolStore spooledartifact.Store, rec *callRecord) {
 	if ctx.Err() != nil {
-		rec.fail(r.now(), cancelledText(rec.name))
-		rec.complete = false
+		rec.cancel(r.now())
 	} else {
 		r.runTool(ctx, dc, em, spoolStore, rec)
 	}
@@ -378,10 +384,14 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
-			rec.fail(now, cancelledText(rec.name))
-			rec.complete = false
-		case tctx.Err() != nil:
-			rec.fail(now, fmt.Sprintf("Tool %s timed out after %s and was cancelled.", rec.name, r.opts.ToolTimeout))
+			rec.cancel(now)
+		case tctx.Err() != nil || (t.Timeout() > 0 && errors.Is(err, context.DeadlineExceeded)):
+			// One text for the tool's own Timeout and Options.ToolTimeout.
+			limit := t.Timeout()
+			if limit == 0 {
+				limit = r.opts.ToolTimeout
+			}
+			rec.fail(now, fmt.Sprintf("Tool %s timed out after %s and was cancelled.", rec.name, limit))
 		default:
 			rec.fail(now, toolErrorText(err))
 		}
@@ -403,8 +413,7 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 		a, err := r.spool(sctx, spoolStore, rec.id, t.ArtifactKind(), out)
 		if err != nil {
 			if sctx.Err() != nil {
-				rec.fail(r.now(), cancelledText(rec.name))
-				rec.complete = false
+				rec.cancel(r.now())
 				return
 			}
 			rec.fail(r.now(), "Tool "+rec.name+" succeeded but its output could not be stored: "+err.Error())
@@ -437,13 +446,13 @@ func (r *Runner) approve(ctx context.Context, em *emitter, dc *dispatch.Context,
 	})
 	switch {
 	case errors.Is(err, ErrGateTimeout):
-		return false, "Tool call not executed: approval for " + rec.name + " timed out."
+		return false, notExecuted("approval for " + rec.name + " timed out.")
 	case err != nil:
-		return false, "Tool call not executed: the user denied " + rec.name + ": " + err.Error()
+		return false, notExecuted("the user denied " + rec.name + ": " + err.Error())
 	case v == true:
 		return true, ""
 	}
-	return false, "Tool call not executed: the user denied " + rec.name + "."
+	return false, notExecuted("the user denied " + rec.name + ".")
 }
 
 // observer forwards forge's execution events to the channel.
@@ -491,9 +500,9 @@ func notFoundText(name string, reg *forge.Registry) string {
 		names = append(names, t.Name())
 	}
 	if len(names) == 0 {
-		return "Tool not found: " + name + ". No tools are available this turn."
+		return ErrToolNotFound.With(nil, "Tool not found: %s. No tools are available this turn.", name).Error()
 	}
-	return "Tool not found: " + name + ". Available tools: " + strings.Join(names, ", ") + "."
+	return ErrToolNotFound.With(nil, "Tool not found: %s. Available tools: %s.", name, strings.Join(names, ", ")).Error()
 }
 
 // toolErrorText keeps the code, the message and the cause, so the model
