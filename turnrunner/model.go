@@ -30,7 +30,8 @@ func (f ModelFunc) Stream(ctx context.Context, req *Request) iter.Seq2[Part, err
 }
 
 // Request is one model call. The runner builds a fresh Request per
-// iteration; a Model must not keep or modify it after Stream returns.
+// iteration and never reuses it, so a Model may keep it (a recorder does),
+// but must not modify it or the entries it holds.
 type Request struct {
 	// TurnID and DispatchID identify the call (for logs and recordings).
 	TurnID, DispatchID string

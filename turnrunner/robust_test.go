@@ -267,3 +267,20 @@ func TestCancelledCallEvent(t *testing.T) {
 		t.Errorf("text %q lacks the code", txt)
 	}
 }
+
+func TestDuplicateCallIDsAreRenamedWithUnderscore(t *testing.T) {
+	echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
+	m := scripted.New(scripted.Use(
+		scripted.Call{ID: "d", Name: "echo", Args: `{"q":"1"}`},
+		scripted.Call{ID: "d", Name: "echo", Args: `{"q":"2"}`},
+	), scripted.Say("done"))
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}})
+	run(t, r, turnrunner.Input{TurnID: "dup", Prompt: "go"})
+	var ids []string
+	for _, c := range storedCalls(t, r, "dup") {
+		ids = append(ids, c.ID())
+	}
+	if strings.Join(ids, ",") != "d,d_2" {
+		t.Errorf("ids %q, want d and d_2", ids)
+	}
+}

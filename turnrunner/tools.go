@@ -65,7 +65,8 @@ func (r *Runner) prepare(dc *dispatch.Context, calls []*callState) []*callRecord
 		if _, dup := dc.ToolCall(id); dup || seen[id] {
 			base := id
 			for n := 2; ; n++ {
-				id = base + "#" + strconv.Itoa(n)
+				// "_": providers restrict tool-call id characters to [A-Za-z0-9_-].
+				id = base + "_" + strconv.Itoa(n)
 				if _, dup := dc.ToolCall(id); !dup && !seen[id] {
 					break
 				}
