@@ -3,6 +3,7 @@ package turnrunner_test
 import (
 	"context"
 	"fmt"
+	"iter"
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
@@ -112,4 +113,71 @@ func Example_log() {
 	// Output:
 	// log info audit: iteration 0 starts
 	// answer: Hello.
+}
+
+// Tools listed in RequireApproval open a gate before each call: the
+// consumer sees GateOpen and resolves it with true (run) or false (deny).
+func Example_approval() {
+	deploy, _ := forge.NewTypedTool("deploy", "Deploy a service.",
+		func(ctx context.Context, a weatherArgs, inv forge.Invocation) (forge.Output, error) {
+			return forge.TextOutput("deployed " + a.City), nil
+		}, nil)
+	model := scripted.New(
+		scripted.Use(scripted.Call{ID: "c1", Name: "deploy", Args: `{"city":"api"}`}),
+		scripted.Say("Done."),
+	)
+	runner, _ := turnrunner.New(model, &turnrunner.Options{
+		Tools: []*forge.Tool{deploy}, RequireApproval: []string{"deploy"},
+	})
+	events, _ := runner.Run(context.Background(), turnrunner.Input{Prompt: "Deploy the api."})
+	for ev := range events {
+		switch e := ev.(type) {
+		case turnrunner.GateOpen:
+			req := e.Gate.Payload().(turnrunner.ToolApproval)
+			fmt.Printf("approve %s %s? yes\n", req.Tool, req.Args)
+			_ = e.Gate.Resolve(true)
+		case turnrunner.ToolCallContent:
+			if e.Call != nil {
+				text, _ := turnrunner.RenderResult(context.Background(), e.Call)
+				fmt.Println("result:", text)
+			}
+		case turnrunner.TurnEnd:
+			fmt.Println("turn", e.Status)
+		}
+	}
+	// Output:
+	// approve deploy {"city":"api"}? yes
+	// result: deployed api
+	// turn completed
+}
+
+type tenantKey struct{}
+
+// Turn input middleware wraps the dispatch: the ctx it hands to next
+// reaches the model and the tools, and code after next runs after the
+// answer is in.
+func Example_middleware() {
+	model := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) iter.Seq2[turnrunner.Part, error] {
+		tenant, _ := ctx.Value(tenantKey{}).(string)
+		return func(yield func(turnrunner.Part, error) bool) {
+			yield(turnrunner.TextPart("hello, "+tenant), nil)
+		}
+	})
+	withTenant := func(ctx context.Context, tc *turnrunner.TurnContext, next turnrunner.Next) error {
+		fmt.Println("before: timeline has", len(tc.Timeline()), "entry")
+		err := next(context.WithValue(ctx, tenantKey{}, "acme"))
+		fmt.Println("after: answer is", tc.Answer())
+		return err
+	}
+	runner, _ := turnrunner.New(model, &turnrunner.Options{TurnInput: []turnrunner.TurnMiddleware{withTenant}})
+	events, _ := runner.Run(context.Background(), turnrunner.Input{Prompt: "hi"})
+	for ev := range events {
+		if e, ok := ev.(turnrunner.TurnEnd); ok {
+			fmt.Println("turn", e.Status)
+		}
+	}
+	// Output:
+	// before: timeline has 1 entry
+	// after: answer is hello, acme
+	// turn completed
 }

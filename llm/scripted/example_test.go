@@ -38,3 +38,28 @@ func ExampleNew() {
 	// stop end
 	// requests seen: 1 be nice
 }
+
+// NewFunc decides each step from the request: here, call the tool until
+// its result is in the timeline, then answer.
+func ExampleNewFunc() {
+	model := scripted.NewFunc(func(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) {
+		for _, e := range req.Timeline {
+			if e.ToolCall != nil {
+				return scripted.Say("found it"), nil
+			}
+		}
+		return scripted.Use(scripted.Call{Name: "search", Args: `{"q":"go"}`}), nil
+	})
+	for p, err := range model.Stream(context.Background(), &turnrunner.Request{}) {
+		if err != nil {
+			panic(err)
+		}
+		if p.Kind == turnrunner.PartToolCall {
+			fmt.Printf("call %s %s\n", p.Name, p.Text)
+		}
+	}
+	fmt.Println("calls:", model.Calls())
+	// Output:
+	// call search {"q":"go"}
+	// calls: 1
+}
