@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strconv"
@@ -66,35 +65,11 @@ func newValidator(raw json.RawMessage, derived *jsonschema.Schema) (*validator, 
 // composes subschemas (allOf, $ref, if, ...), whose properties
 // additionalProperties would not see. doc comes back unchanged when its
 // root already has additionalProperties, patternProperties or
-// unevaluatedProperties, or is not a JSON object (later checks report
-// that). Only the root's keys are read, and the scan stops at the first
-// keyword that settles it.
+// unevaluatedProperties, or is not a JSON object. Invalid JSON may come
+// back either way; later checks report it.
 func closedRoot(doc []byte) []byte {
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return doc
-	}
-	composed := false
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return doc
-		}
-		switch tok {
-		case "additionalProperties", "patternProperties", "unevaluatedProperties":
-			return doc
-		case "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "if", "then", "else", "dependentSchemas":
-			composed = true
-		}
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return doc
-		}
-	}
-	if _, err := dec.Token(); err != nil { // the closing brace
-		return doc
-	}
-	if _, err := dec.Token(); err != io.EOF { // trailing data
+	speaks, composed, ok := rootKeywords(doc)
+	if !ok || speaks {
 		return doc
 	}
 	kw := `"additionalProperties":false`
@@ -102,10 +77,97 @@ func closedRoot(doc []byte) []byte {
 		kw = `"unevaluatedProperties":false`
 	}
 	i := bytes.IndexByte(doc, '{') + 1
-	if rest := bytes.TrimLeft(doc[i:], " \t\r\n"); rest[0] != '}' {
+	if rest := bytes.TrimLeft(doc[i:], " \t\r\n"); len(rest) > 0 && rest[0] != '}' {
 		kw += ","
 	}
 	return slices.Concat(doc[:i], []byte(kw), doc[i:])
+}
+
+// rootKeywords reports whether doc's root object has a key that settles
+// unknown keys (speaks) or composes subschemas; ok is false when doc is not
+// one JSON object. It reads the root's keys in one pass without
+// allocating, skipping nested values, and stops at the first key that
+// speaks (forged documents put it first). A root key spelled with an escape
+// is read by encoding/json instead.
+func rootKeywords(doc []byte) (speaks, composed, ok bool) {
+	i := skipSpace(doc, 0)
+	if i == len(doc) || doc[i] != '{' {
+		return false, false, false
+	}
+	depth, wantKey := 0, false
+	for ; i < len(doc); i++ {
+		switch c := doc[i]; c {
+		case '{', '[':
+			depth++
+			wantKey = depth == 1 && c == '{'
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return false, composed, skipSpace(doc, i+1) == len(doc)
+			}
+		case ',':
+			wantKey = depth == 1
+		case '"':
+			end := stringEnd(doc, i)
+			if end < 0 {
+				return false, false, false
+			}
+			if wantKey {
+				key := doc[i+1 : end]
+				if bytes.IndexByte(key, '\\') >= 0 {
+					return rootKeywordsSlow(doc)
+				}
+				switch string(key) {
+				case "additionalProperties", "patternProperties", "unevaluatedProperties":
+					return true, composed, true
+				case "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "if", "then", "else", "dependentSchemas":
+					composed = true
+				}
+				wantKey = false
+			}
+			i = end
+		}
+	}
+	return false, false, false
+}
+
+// rootKeywordsSlow is rootKeywords through encoding/json, for root keys
+// written with escapes.
+func rootKeywordsSlow(doc []byte) (speaks, composed, ok bool) {
+	var root map[string]json.RawMessage
+	if err := json.Unmarshal(doc, &root); err != nil || root == nil {
+		return false, false, false
+	}
+	for k := range root {
+		switch k {
+		case "additionalProperties", "patternProperties", "unevaluatedProperties":
+			speaks = true
+		case "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "if", "then", "else", "dependentSchemas":
+			composed = true
+		}
+	}
+	return speaks, composed, true
+}
+
+// stringEnd returns the index of the quote closing the JSON string that
+// starts at doc[start], or -1.
+func stringEnd(doc []byte, start int) int {
+	for i := start + 1; i < len(doc); i++ {
+		switch doc[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return -1
+}
+
+func skipSpace(doc []byte, i int) int {
+	for i < len(doc) && (doc[i] == ' ' || doc[i] == '\t' || doc[i] == '\n' || doc[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 // schemaDoc is the schema document to publish: raw compacted, or derived
