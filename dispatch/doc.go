@@ -15,10 +15,12 @@
 //
 // [LoopPolicy] is on by default: at most [DefaultMaxIterations] model calls
 // per dispatch and [DefaultMaxIdenticalCalls] identical calls (same tool and
-// canonical arguments) per turn. The first repeat past the limit is not run:
-// the model gets an error result ([ErrRepeatedToolCall]) saying it already
-// made this call and what it returned. A repeat of a blocked call, or the
-// iteration cap, ends the dispatch gracefully: one last model call with no
+// canonical arguments) per turn; calls replayed from history do not count.
+// A call past the limit is not run: the model gets an error result
+// ([ErrRepeatedToolCall]) saying it already made this call and what it
+// returned (or, for repeats within one response, that only the first ones
+// ran). Repeating a blocked call in a later response, or the iteration cap,
+// ends the dispatch gracefully: one last model call with no
 // tools and a note asking for an answer. Per-tool overrides and Disabled
 // turn it down or off. [Context.GuardRepeat] is the decision the runner asks
 // for each call; every decision is reported as a turnrunner.LoopGuard event.

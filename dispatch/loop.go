@@ -15,11 +15,12 @@ const (
 // with the defaults: at most [DefaultMaxIterations] model calls and
 // [DefaultMaxIdenticalCalls] identical tool calls per turn.
 //
-// The guard never throws. The first identical call past the limit is not
-// executed: the model gets an error result saying it already made this exact
-// call and what it returned. If it repeats a blocked call again, or the
+// The guard never throws. An identical call past the limit is not executed:
+// the model gets an error result saying it already made this exact call and
+// what it returned. If it repeats a blocked call in a later response, or the
 // iteration cap is reached, the dispatch finishes gracefully: one last model
-// call with no tools offered and a note asking for an answer with what it has.
+// call with no tools offered and a note asking for an answer with what it
+// has. Only the dispatch's own calls count, not history.
 type LoopPolicy struct {
 	// MaxIterations caps model calls per dispatch; 0 means DefaultMaxIterations.
 	MaxIterations int

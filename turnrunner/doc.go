@@ -42,7 +42,10 @@
 // The built-in loop guard (dispatch.LoopPolicy, on by default) blocks
 // repeated identical calls and finishes gracefully at the iteration cap.
 // Turn and dispatch middleware wrap the turn and each iteration in the onion
-// shape; a middleware that neither calls next nor fails is
+// shape: Options.TurnInput wraps the dispatch and Options.TurnOutput,
+// Options.DispatchInput wraps each iteration's model call, tool calls and
+// Options.DispatchOutput, and the ctx a middleware hands to next is the one
+// that work runs with. A middleware that neither calls next nor fails is
 // [ErrShortCircuited]. Everything is stored through dispatch.Store
 // (in-memory by default); on cancellation what completed is stored and what
 // did not is marked.
