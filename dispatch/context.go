@@ -81,6 +81,7 @@ type Context struct {
 	iteration    int
 	systemPrompt *forge.Tokenizable
 	timeline     []Entry
+	pos          map[entryKey]int  // first timeline index of each (kind, id)
 	counts       map[string]int    // checksum -> calls in the timeline, history included
 	own          map[string]string // id -> checksum of the calls stored by this dispatch
 	ownCounts    map[string]int    // checksum -> calls stored by this dispatch (the loop guard's count)
@@ -118,8 +119,8 @@ func New(cfg Config) (*Context, error) {
 	c := &Context{
 		id: cfg.DispatchID, turnID: cfg.TurnID, stash: cfg.Stash, store: cfg.Store,
 		loop: cfg.Loop, waitFor: cfg.WaitFor, log: cfg.Log, now: cfg.Now, systemPrompt: cfg.SystemPrompt,
-		timeline: append([]Entry(nil), cfg.Timeline...),
-		counts:   make(map[string]int), own: make(map[string]string), ownCounts: make(map[string]int),
+		timeline: append([]Entry(nil), cfg.Timeline...), pos: make(map[entryKey]int, len(cfg.Timeline)),
+		counts: make(map[string]int), own: make(map[string]string), ownCounts: make(map[string]int),
 		blocked: make(map[string]int),
 	}
 	if c.id == "" {
@@ -139,7 +140,8 @@ func New(cfg Config) (*Context, error) {
 	if c.store == nil {
 		c.store = NewMemoryStore()
 	}
-	for _, e := range c.timeline {
+	for i, e := range c.timeline {
+		c.index(i, e)
 		if e.ToolCall != nil {
 			c.counts[e.ToolCall.Checksum()]++
 		}
@@ -289,8 +291,9 @@ func (c *Context) Hydrate(entries ...Entry) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.timeline = append(c.timeline, entries...)
 	for _, e := range entries {
+		c.index(len(c.timeline), e)
+		c.timeline = append(c.timeline, e)
 		if e.ToolCall != nil {
 			c.counts[e.ToolCall.Checksum()]++
 		}
@@ -348,10 +351,33 @@ func (c *Context) DeleteToolCall(ctx context.Context, id string) (bool, error) {
 			c.uncount(e.ToolCall.Checksum())
 			c.unown(id)
 			c.timeline = append(c.timeline[:i:i], c.timeline[i+1:]...)
+			c.reindex()
 			return true, nil
 		}
 	}
 	return ok, nil
+}
+
+// entryKey identifies a timeline entry: ids are unique per kind.
+type entryKey struct {
+	kind EntryKind
+	id   string
+}
+
+// index records that entry e is at timeline index i, unless an earlier
+// entry has its key (replacement goes to the first, as a scan would).
+func (c *Context) index(i int, e Entry) {
+	k := entryKey{e.Kind(), e.ID()}
+	if _, ok := c.pos[k]; !ok {
+		c.pos[k] = i
+	}
+}
+
+func (c *Context) reindex() {
+	clear(c.pos)
+	for i, e := range c.timeline {
+		c.index(i, e)
+	}
 }
 
 func (c *Context) unown(id string) {
@@ -388,20 +414,19 @@ func (c *Context) save(ctx context.Context, e Entry) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	k, id := e.Kind(), e.ID()
-	for i := range c.timeline {
-		if c.timeline[i].Kind() == k && c.timeline[i].ID() == id {
-			if old := c.timeline[i].ToolCall; old != nil {
-				c.uncount(old.Checksum())
-				c.counts[e.ToolCall.Checksum()]++
-				if _, mine := c.own[id]; mine {
-					c.unown(id)
-					c.addOwn(id, e.ToolCall.Checksum())
-				}
+	if i, ok := c.pos[entryKey{k, id}]; ok {
+		if old := c.timeline[i].ToolCall; old != nil {
+			c.uncount(old.Checksum())
+			c.counts[e.ToolCall.Checksum()]++
+			if _, mine := c.own[id]; mine {
+				c.unown(id)
+				c.addOwn(id, e.ToolCall.Checksum())
 			}
-			c.timeline[i] = e
-			return nil
 		}
+		c.timeline[i] = e
+		return nil
 	}
+	c.index(len(c.timeline), e)
 	c.timeline = append(c.timeline, e)
 	if e.ToolCall != nil {
 		c.counts[e.ToolCall.Checksum()]++

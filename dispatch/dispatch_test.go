@@ -368,3 +368,48 @@ func TestHydrateCountsButDoesNotStoreOrGuard(t *testing.T) {
 		t.Errorf("own call not counted: %+v", v)
 	}
 }
+
+// Replacing by id stays in place after a delete shifted the entries, in the
+// context and in the MemoryStore (both index their entries).
+func TestReplaceInPlaceAfterDelete(t *testing.T) {
+	ctx := context.Background()
+	store := dispatch.NewMemoryStore()
+	c := newCtx(t, dispatch.Config{Store: store})
+	msg := func(id, text string) *dispatch.Message {
+		m, err := dispatch.UserMessage(id, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	for _, step := range []func() error{
+		func() error { return c.StoreMessage(ctx, msg("m1", "one")) },
+		func() error { return c.StoreToolCall(ctx, call(t, "x", "a", `{}`)) },
+		func() error { return c.StoreMessage(ctx, msg("m2", "two")) },
+		func() error { _, err := c.DeleteToolCall(ctx, "x"); return err },
+		func() error { return c.StoreMessage(ctx, msg("m2", "two, edited")) },
+		func() error { return c.StoreMessage(ctx, msg("m3", "three")) },
+	} {
+		if err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	texts := func(tl []dispatch.Entry) []string {
+		var out []string
+		for _, e := range tl {
+			out = append(out, e.Message.Text())
+		}
+		return out
+	}
+	want := []string{"one", "two, edited", "three"}
+	if d := cmp.Diff(want, texts(c.Timeline())); d != "" {
+		t.Errorf("context timeline (-want +got):\n%s", d)
+	}
+	stored, err := store.Load(ctx, "turn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, texts(stored)); d != "" {
+		t.Errorf("store (-want +got):\n%s", d)
+	}
+}

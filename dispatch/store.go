@@ -23,7 +23,13 @@ type Store interface {
 // Safe for concurrent use.
 type MemoryStore struct {
 	mu    sync.Mutex
-	turns map[string][]Entry
+	turns map[string]*memTurn
+}
+
+// memTurn is one turn's entries with an index, so Save is O(1).
+type memTurn struct {
+	entries []Entry
+	pos     map[entryKey]int
 }
 
 // NewMemoryStore returns an empty MemoryStore.
@@ -38,17 +44,20 @@ func (s *MemoryStore) Save(ctx context.Context, turnID string, e Entry) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.turns == nil {
-		s.turns = make(map[string][]Entry)
+		s.turns = make(map[string]*memTurn)
 	}
-	tl := s.turns[turnID]
-	id := e.ID()
-	for i := range tl {
-		if tl[i].Kind() == k && tl[i].ID() == id {
-			tl[i] = e
-			return nil
-		}
+	t := s.turns[turnID]
+	if t == nil {
+		t = &memTurn{pos: make(map[entryKey]int)}
+		s.turns[turnID] = t
 	}
-	s.turns[turnID] = append(tl, e)
+	key := entryKey{k, e.ID()}
+	if i, ok := t.pos[key]; ok {
+		t.entries[i] = e
+		return nil
+	}
+	t.pos[key] = len(t.entries)
+	t.entries = append(t.entries, e)
 	return nil
 }
 
@@ -56,23 +65,29 @@ func (s *MemoryStore) Save(ctx context.Context, turnID string, e Entry) error {
 func (s *MemoryStore) Delete(ctx context.Context, turnID string, kind EntryKind, id string) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	tl := s.turns[turnID]
-	for i := range tl {
-		if tl[i].Kind() == kind && tl[i].ID() == id {
-			s.turns[turnID] = append(tl[:i:i], tl[i+1:]...)
-			return true, nil
-		}
+	t := s.turns[turnID]
+	if t == nil {
+		return false, nil
 	}
-	return false, nil
+	i, ok := t.pos[entryKey{kind, id}]
+	if !ok {
+		return false, nil
+	}
+	t.entries = append(t.entries[:i:i], t.entries[i+1:]...)
+	clear(t.pos)
+	for j, e := range t.entries {
+		t.pos[entryKey{e.Kind(), e.ID()}] = j
+	}
+	return true, nil
 }
 
 // Load implements [Store]; the slice is a copy.
 func (s *MemoryStore) Load(ctx context.Context, turnID string) ([]Entry, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	tl := s.turns[turnID]
-	if tl == nil {
+	t := s.turns[turnID]
+	if t == nil {
 		return nil, nil
 	}
-	return append([]Entry(nil), tl...), nil
+	return append([]Entry(nil), t.entries...), nil
 }
