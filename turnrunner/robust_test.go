@@ -123,18 +123,20 @@ func TestToolCallArgsOverTheCapAreNotExecuted(t *testing.T) {
 
 func TestPanickingResultHookIsAHookError(t *testing.T) {
 	echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
-	m := scripted.New(scripted.Use(scripted.Call{ID: "a", Name: "echo", Args: `{}`}, scripted.Call{ID: "b", Name: "nope", Args: `{}`}),
+	m := scripted.New(scripted.Use(scripted.Call{ID: "a", Name: "echo", Args: `{}`}, scripted.Call{ID: "b", Name: "echo", Args: `{"q":"2"}`},
+		scripted.Call{ID: "c", Name: "nope", Args: `{}`}),
 		scripted.Say("done"))
 	boom := func(ctx context.Context, c *forge.ToolCall) (*forge.ToolCall, error) { panic("boom in hook") }
-	// MaxParallelTools 2 so the runnable call runs on a worker goroutine.
+	// Two runnable calls run on worker goroutines; the unknown tool settles
+	// on the dispatch goroutine.
 	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, ResultHooks: []turnrunner.ResultHook{boom}, MaxParallelTools: 2})
 	evs := run(t, r, turnrunner.Input{TurnID: "h", Prompt: "hi"})
 	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
 		t.Fatalf("status %s (%v), want completed", end.Status, end.Err)
 	}
 	done := settled(evs)
-	if len(done) != 2 {
-		t.Fatalf("%d settled calls, want 2", len(done))
+	if len(done) != 3 {
+		t.Fatalf("%d settled calls, want 3", len(done))
 	}
 	for _, c := range done {
 		txt := resultText(t, c.Call)
@@ -152,8 +154,8 @@ func TestPanickingResultHookIsAHookError(t *testing.T) {
 			n++
 		}
 	}
-	if n != 2 {
-		t.Errorf("%d stored calls, want 2", n)
+	if n != 3 {
+		t.Errorf("%d stored calls, want 3", n)
 	}
 }
 

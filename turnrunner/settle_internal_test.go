@@ -1,0 +1,52 @@
+package turnrunner
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/ebbforge/adk/canonical"
+	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
+)
+
+// A record that cannot be built (here: results holding a nil artifact) is
+// not lost: an Error is emitted and the call is settled as an error result.
+func TestSettleFallsBackWhenCompleteFails(t *testing.T) {
+	r, err := New(modelStub{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc, err := dispatch.New(dispatch.Config{TurnID: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	em := newEmitter(context.Background(), 16)
+	sum, err := canonical.Checksum("echo", json.RawMessage(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &callRecord{id: "c", name: "echo", raw: json.RawMessage(`{}`), argsOK: true, checksum: sum,
+		created: r.now(), results: forge.ArtifactResults(nil), complete: true, completedAt: r.now()}
+	r.settle(context.Background(), dc, em, rec)
+	em.finish(nil)
+	var sawError, sawCall bool
+	for ev := range em.ch {
+		switch e := ev.(type) {
+		case Error:
+			sawError = true
+		case ToolCallContent:
+			sawCall = e.Call != nil && e.IsError
+		}
+	}
+	if rec.call == nil || !rec.call.IsError() || !sawError || !sawCall {
+		t.Fatalf("call %v, error event %v, completing event %v", rec.call, sawError, sawCall)
+	}
+	txt, err := RenderResult(context.Background(), rec.call)
+	if err != nil || !strings.HasPrefix(txt, "Tool result could not be recorded: ") {
+		t.Errorf("text %q (%v)", txt, err)
+	}
+}
+
+type modelStub struct{ ModelFunc }
