@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ebbforge/adk/canonical"
 	"github.com/ebbforge/adk/dispatch"
@@ -50,3 +51,25 @@ func TestSettleFallsBackWhenCompleteFails(t *testing.T) {
 }
 
 type modelStub struct{ ModelFunc }
+
+// Whatever panics on a worker goroutine outside the narrower recovers (here
+// the clock) is recorded for runCalls to fail the dispatch, not the process.
+func TestExecuteRecoversEverything(t *testing.T) {
+	r, err := New(modelStub{}, &Options{Now: func() time.Time { panic("clock") }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc, err := dispatch.New(dispatch.Config{TurnID: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	em := newEmitter(context.Background(), 16)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rec := &callRecord{id: "c", name: "echo", raw: json.RawMessage(`{}`), argsOK: true, run: true}
+	r.executeAll(ctx, dc, em, nil, []*callRecord{rec, {id: "d", name: "echo", run: true}})
+	em.finish(nil)
+	if rec.panicked == nil || !strings.Contains(rec.panicked.Error(), "clock") {
+		t.Fatalf("panicked = %v", rec.panicked)
+	}
+}

@@ -48,6 +48,7 @@ type callRecord struct {
 	fromArt     bool
 	inline      bool
 	cancelled   bool
+	panicked    error // execute panicked outside every narrower recover
 	completedAt time.Time
 	call        *forge.ToolCall
 }
@@ -303,7 +304,11 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 
 	r.executeAll(ctx, dc, em, tc.spool, recs)
 	pctx := context.WithoutCancel(ctx)
+	var panicked error
 	for _, rec := range recs {
+		if rec.panicked != nil && panicked == nil {
+			panicked = rec.panicked
+		}
 		if rec.call == nil {
 			continue
 		}
@@ -311,7 +316,7 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 			return finalize, err
 		}
 	}
-	return finalize, nil
+	return finalize, panicked
 }
 
 // executeAll runs the runnable records. A single one runs inline on the
@@ -357,6 +362,13 @@ func (r *Runner) executeAll(ctx context.Context, dc *dispatch.Context, em *emitt
 // goroutine, so nothing in it may panic unrecovered: runTool, the result
 // hooks and complete recover their own panics.
 func (r *Runner) execute(ctx context.Context, dc *dispatch.Context, em *emitter, spoolStore spooledartifact.Store, rec *callRecord) {
+	defer func() {
+		// Last resort (e.g. a panicking Options.Now): runCalls fails the
+		// dispatch instead of the process crashing.
+		if p := recover(); p != nil {
+			rec.call, rec.panicked = nil, fmt.Errorf("turnrunner: tool call %s: panicked: %v", rec.id, p)
+		}
+	}()
 	if ctx.Err() != nil {
 		rec.cancel(r.now())
 	} else {
