@@ -27,7 +27,8 @@
 // args) over the raw arguments; invalid arguments emit no events and never
 // reach the handler; otherwise an [ExecutionObserver] sees start and end
 // events. Handler errors, panics (a [PanicError] with the stack) and the
-// tool's Timeout become [ErrToolDownstreamError] with the cause kept, while
+// tool's Timeout become [ErrToolDownstreamError] with the cause kept (a
+// handler error matching [ErrInvalidToolArgs] stays one), while
 // cancellation of the caller's context is returned as such. Schemas are
 // resolved once, at construction, or on first use for tools built with
 // [ToolOptions].LazySchema (generated schemas forged in bulk, most never

@@ -62,7 +62,9 @@ func (e *PanicError) Unwrap() error {
 // is set), validation (ErrInvalidToolArgs, no events, handler not called),
 // start event, handler under the tool's timeout with panic recovery, end event.
 // A handler error, panic or timeout is ErrToolDownstreamError with the cause
-// kept; cancellation of ctx is returned as ctx's error, not a tool failure.
+// kept, except a handler error matching ErrInvalidToolArgs, which stays an
+// argument error; cancellation of ctx is returned as ctx's error, not a tool
+// failure.
 // ArtifactTools return an OutputText. obs may be nil.
 //
 // Details:
@@ -215,6 +217,12 @@ func (t *Tool) settle(ctx, hctx context.Context, out Output, err error) (Output,
 			cause = errors.Join(cause, err)
 		}
 		return Output{}, ErrToolDownstreamError.With(cause, "forge: tool %q timed out after %s", t.name, t.opts.Timeout)
+	}
+	if errors.Is(err, ErrInvalidToolArgs) {
+		// The handler found an argument the schema could not express
+		// (a bad regex, say): the model should fix its call, as for a
+		// schema failure, so the argument code stays outermost.
+		return Output{}, ErrInvalidToolArgs.With(err, "forge: tool %q rejected its arguments", t.name)
 	}
 	return Output{}, ErrToolDownstreamError.With(err, "forge: tool %q failed", t.name)
 }

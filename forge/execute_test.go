@@ -403,3 +403,27 @@ func TestExecuteStartArgsIndependent(t *testing.T) {
 		t.Errorf("start Args changed by the handler (-want +got):\n%s", diff)
 	}
 }
+
+// A handler that rejects an argument the schema could not express keeps the
+// argument code outermost, so the model is told to fix its call.
+func TestExecuteHandlerArgumentError(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"pattern":{"type":"string"}}}`)
+	tool, err := NewTool("grepish", "Greps.", schema,
+		func(ctx context.Context, args map[string]any, inv Invocation) (Output, error) {
+			return Output{}, ErrInvalidToolArgs.With(nil, "pattern uses lookahead")
+		}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tool.Execute(context.Background(), json.RawMessage(`{"pattern":"(?=a)"}`), Invocation{}, nil)
+	var fe *Error
+	if !errors.As(err, &fe) || fe.Code != CodeInvalidToolArgs {
+		t.Fatalf("outermost error = %v, want code %s", err, CodeInvalidToolArgs)
+	}
+	if errors.Is(err, ErrToolDownstreamError) {
+		t.Fatalf("argument error reported as downstream: %v", err)
+	}
+	if !strings.Contains(err.Error(), "lookahead") {
+		t.Fatalf("error lost the handler's text: %v", err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/tidwall/gjson"
 )
 
 // validator holds a tool's schema, resolved once: at construction, or on
@@ -85,89 +86,26 @@ func closedRoot(doc []byte) []byte {
 
 // rootKeywords reports whether doc's root object has a key that settles
 // unknown keys (speaks) or composes subschemas; ok is false when doc is not
-// one JSON object. It reads the root's keys in one pass without
-// allocating, skipping nested values, and stops at the first key that
-// speaks (forged documents put it first). A root key spelled with an escape
-// is read by encoding/json instead.
+// one JSON object. gjson walks the root's keys without decoding the values.
 func rootKeywords(doc []byte) (speaks, composed, ok bool) {
-	i := skipSpace(doc, 0)
-	if i == len(doc) || doc[i] != '{' {
+	if !gjson.ValidBytes(doc) {
 		return false, false, false
 	}
-	depth, wantKey := 0, false
-	for ; i < len(doc); i++ {
-		switch c := doc[i]; c {
-		case '{', '[':
-			depth++
-			wantKey = depth == 1 && c == '{'
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return false, composed, skipSpace(doc, i+1) == len(doc)
-			}
-		case ',':
-			wantKey = depth == 1
-		case '"':
-			end := stringEnd(doc, i)
-			if end < 0 {
-				return false, false, false
-			}
-			if wantKey {
-				key := doc[i+1 : end]
-				if bytes.IndexByte(key, '\\') >= 0 {
-					return rootKeywordsSlow(doc)
-				}
-				switch string(key) {
-				case "additionalProperties", "patternProperties", "unevaluatedProperties":
-					return true, composed, true
-				case "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "if", "then", "else", "dependentSchemas":
-					composed = true
-				}
-				wantKey = false
-			}
-			i = end
-		}
-	}
-	return false, false, false
-}
-
-// rootKeywordsSlow is rootKeywords through encoding/json, for root keys
-// written with escapes.
-func rootKeywordsSlow(doc []byte) (speaks, composed, ok bool) {
-	var root map[string]json.RawMessage
-	if err := json.Unmarshal(doc, &root); err != nil || root == nil {
+	root := gjson.ParseBytes(doc)
+	if !root.IsObject() {
 		return false, false, false
 	}
-	for k := range root {
-		switch k {
+	root.ForEach(func(key, _ gjson.Result) bool {
+		switch key.Str {
 		case "additionalProperties", "patternProperties", "unevaluatedProperties":
 			speaks = true
+			return false
 		case "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "if", "then", "else", "dependentSchemas":
 			composed = true
 		}
-	}
+		return true
+	})
 	return speaks, composed, true
-}
-
-// stringEnd returns the index of the quote closing the JSON string that
-// starts at doc[start], or -1.
-func stringEnd(doc []byte, start int) int {
-	for i := start + 1; i < len(doc); i++ {
-		switch doc[i] {
-		case '\\':
-			i++
-		case '"':
-			return i
-		}
-	}
-	return -1
-}
-
-func skipSpace(doc []byte, i int) int {
-	for i < len(doc) && (doc[i] == ' ' || doc[i] == '\t' || doc[i] == '\n' || doc[i] == '\r') {
-		i++
-	}
-	return i
 }
 
 // schemaDoc is the schema document to publish: raw compacted, or derived
