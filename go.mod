@@ -3,21 +3,24 @@ module github.com/ebbforge/adk
 go 1.26.0
 
 require (
+	github.com/google/go-cmp v0.7.0
+	github.com/google/jsonschema-go v0.4.3
+	github.com/google/uuid v1.6.0
+	github.com/rs/zerolog v1.35.1
+	github.com/tidwall/gjson v1.20.0
+	github.com/tiktoken-go/tokenizer v0.10.0
+	github.com/titanous/json5 v1.0.0
+	github.com/yuin/goldmark v1.8.7
+	go.uber.org/goleak v1.3.0
+	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/sync v0.24.0
+)
+
+require (
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
-	github.com/google/go-cmp v0.7.0 // indirect
-	github.com/google/jsonschema-go v0.4.3 // indirect
-	github.com/google/uuid v1.6.0 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect
-	github.com/rs/zerolog v1.35.1 // indirect
-	github.com/tidwall/gjson v1.20.0 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.0 // indirect
-	github.com/tiktoken-go/tokenizer v0.10.0 // indirect
-	github.com/titanous/json5 v1.0.0 // indirect
-	github.com/yuin/goldmark v1.8.7 // indirect
-	go.uber.org/goleak v1.3.0 // indirect
-	go.yaml.in/yaml/v3 v3.0.6 // indirect
-	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.29.0 // indirect
 )

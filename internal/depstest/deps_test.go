@@ -28,7 +28,6 @@ var layers = map[string]int{
 	"llm":                          7,
 	"examples":                     8,
 	"internal/depstest":            9,
-	"internal/depspin":             9,
 	"bench":                        9,
 }
 
