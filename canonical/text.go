@@ -172,31 +172,7 @@ func decodeEscape(raw []byte, i int) (rune, int) {
 // (the bytes between the quotes, already validated) including the quotes.
 func appendCanonicalString(dst, raw []byte) []byte {
 	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(raw); {
-		c := raw[i]
-		switch {
-		case c == '\\':
-			dst = append(dst, raw[start:i]...)
-			r, n := decodeEscape(raw, i)
-			dst = appendEscapedRune(dst, r)
-			i += n
-			start = i
-		case c < utf8.RuneSelf:
-			i++
-		default:
-			r, size := utf8.DecodeRune(raw[i:])
-			if r != utf8.RuneError || size != 1 {
-				i += size
-				continue
-			}
-			dst = append(dst, raw[start:i]...)
-			dst = append(dst, "\uFFFD"...)
-			i += invalidPrefixLen(raw[i:])
-			start = i
-		}
-	}
-	dst = append(dst, raw[start:]...)
+	dst = appendUnescaped(dst, raw, appendEscapedRune)
 	return append(dst, '"')
 }
 
@@ -213,6 +189,14 @@ func appendWTF8(dst []byte, r rune) []byte {
 // appendDecodedKey appends the decoded value of a raw JSON string body as
 // generalized UTF-8 (lone surrogates kept, invalid bytes replaced).
 func appendDecodedKey(dst, raw []byte) []byte {
+	return appendUnescaped(dst, raw, appendWTF8)
+}
+
+// appendUnescaped appends a raw JSON string body (already validated, no
+// quotes), passing each escape's rune to appendRune and replacing each
+// maximal invalid UTF-8 prefix with U+FFFD; other bytes are copied in runs.
+// The two callers differ only in how a decoded escape is written back.
+func appendUnescaped(dst, raw []byte, appendRune func([]byte, rune) []byte) []byte {
 	start := 0
 	for i := 0; i < len(raw); {
 		c := raw[i]
@@ -220,7 +204,7 @@ func appendDecodedKey(dst, raw []byte) []byte {
 		case c == '\\':
 			dst = append(dst, raw[start:i]...)
 			r, n := decodeEscape(raw, i)
-			dst = appendWTF8(dst, r)
+			dst = appendRune(dst, r)
 			i += n
 			start = i
 		case c < utf8.RuneSelf:
