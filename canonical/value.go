@@ -132,20 +132,13 @@ func (st *state) value(v any, depth int) error {
 		keys := sortKeys(st.keys[base:])
 		st.buf = append(st.buf, '{')
 		for i, k := range keys {
-			if i > 0 {
-				st.buf = append(st.buf, ',')
-			}
-			st.buf = appendQuotedText(st.buf, k.norm)
-			st.buf = append(st.buf, ':')
+			st.memberKey(i, k.norm)
 			if err := st.value(x[k.str], depth+1); err != nil {
 				return err
 			}
 			st.maybeFlush()
 		}
-		st.buf = append(st.buf, '}')
-		clear(st.keys[base:])
-		st.keys = st.keys[:base]
-		st.leave(id, depth+1)
+		st.endObject(base, id, depth+1)
 	default:
 		return st.reflectValue(reflect.ValueOf(v), depth)
 	}
@@ -374,19 +367,31 @@ func (st *state) mapValue(v reflect.Value, depth int) error {
 	st.buf = append(st.buf, '{')
 	for i := range n {
 		k := st.keys[base+i] // st.keys may move while emitting values
-		if i > 0 {
-			st.buf = append(st.buf, ',')
-		}
-		st.buf = appendQuotedText(st.buf, k.norm)
-		st.buf = append(st.buf, ':')
+		st.memberKey(i, k.norm)
 		if err := st.reflectElem(v.MapIndex(k.orig), depth+1); err != nil {
 			return err
 		}
 		st.maybeFlush()
 	}
+	st.endObject(base, id, depth+1)
+	return nil
+}
+
+// memberKey writes the key of an object's member i: a comma before every
+// member but the first, then the quoted key and a colon.
+func (st *state) memberKey(i int, norm string) {
+	if i > 0 {
+		st.buf = append(st.buf, ',')
+	}
+	st.buf = appendQuotedText(st.buf, norm)
+	st.buf = append(st.buf, ':')
+}
+
+// endObject closes an object whose keys were pushed at st.keys[base:]: it
+// writes the '}', drops those keys and leaves id.
+func (st *state) endObject(base int, id identity, depth int) {
 	st.buf = append(st.buf, '}')
 	clear(st.keys[base:])
 	st.keys = st.keys[:base]
-	st.leave(id, depth+1)
-	return nil
+	st.leave(id, depth)
 }
