@@ -72,16 +72,9 @@ func baseMethods(limit int) []Method {
 			Description: "Return the first n lines of a spooled artifact produced earlier in this turn.",
 			Params:      json.RawMessage(`{"n":{"type":"integer","minimum":1,"default":10,"description":"Number of lines (default 10)."}}`),
 			Call: func(ctx context.Context, a forge.Artifact, args map[string]any) (string, error) {
-				q, err := querier(a)
+				q, n, err := lineCountArgs(a, args)
 				if err != nil {
 					return "", err
-				}
-				n, err := IntArg(args, "n", DefaultLines)
-				if err != nil {
-					return "", err
-				}
-				if n == 0 {
-					n = DefaultLines // as Head
 				}
 				return catAnswer(ctx, q, 0, n, limit)
 			},
@@ -91,16 +84,9 @@ func baseMethods(limit int) []Method {
 			Description: "Return the last n lines of a spooled artifact produced earlier in this turn.",
 			Params:      json.RawMessage(`{"n":{"type":"integer","minimum":1,"default":10,"description":"Number of lines (default 10)."}}`),
 			Call: func(ctx context.Context, a forge.Artifact, args map[string]any) (string, error) {
-				q, err := querier(a)
+				q, n, err := lineCountArgs(a, args)
 				if err != nil {
 					return "", err
-				}
-				n, err := IntArg(args, "n", DefaultLines)
-				if err != nil {
-					return "", err
-				}
-				if n == 0 {
-					n = DefaultLines // as Tail
 				}
 				count := q.Reader().LineCount()
 				return catAnswer(ctx, q, max(0, count-n), count, limit)
@@ -263,6 +249,23 @@ func mergeMethods(base, own []Method) []Method {
 		out = append(out, m)
 	}
 	return out
+}
+
+// lineCountArgs resolves the artifact and the n argument of artifact_head
+// and artifact_tail: absent or 0 means DefaultLines, as Head and Tail.
+func lineCountArgs(a forge.Artifact, args map[string]any) (lineQuerier, int, error) {
+	q, err := querier(a)
+	if err != nil {
+		return nil, 0, err
+	}
+	n, err := IntArg(args, "n", DefaultLines)
+	if err != nil {
+		return nil, 0, err
+	}
+	if n == 0 {
+		n = DefaultLines
+	}
+	return q, n, nil
 }
 
 func querier(a forge.Artifact) (lineQuerier, error) {
