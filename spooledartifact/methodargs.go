@@ -78,6 +78,16 @@ func IntArg(args map[string]any, name string, def int) (int, error) {
 	return int(f), nil
 }
 
+// LimitOr returns limit when it is positive and def otherwise: how a
+// Kind's limit field reads its zero value (or a negative one) as the
+// kind's default.
+func LimitOr[T ~int | ~int64](limit, def T) T {
+	if limit > 0 {
+		return limit
+	}
+	return def
+}
+
 // StringArg reads the optional string argument name: ok is false when it is
 // absent or null. Any other type is forge.ErrInvalidToolArgs naming the
 // argument.

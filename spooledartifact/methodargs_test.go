@@ -70,6 +70,28 @@ func TestIntArg(t *testing.T) {
 	}
 }
 
+func TestLimitOr(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		limit, def int
+		want       int
+	}{
+		{"positive", 7, 100, 7},
+		{"zero means default", 0, 100, 100},
+		{"negative means default", -5, 100, 100},
+		{"one", 1, 100, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := spooledartifact.LimitOr(c.limit, c.def); got != c.want {
+				t.Errorf("LimitOr(%d, %d) = %d, want %d", c.limit, c.def, got, c.want)
+			}
+			if got := spooledartifact.LimitOr(int64(c.limit), int64(c.def)); got != int64(c.want) {
+				t.Errorf("LimitOr[int64](%d, %d) = %d, want %d", c.limit, c.def, got, c.want)
+			}
+		})
+	}
+}
+
 func TestStringArg(t *testing.T) {
 	s, ok, err := spooledartifact.StringArg(map[string]any{"p": "a.b"}, "p")
 	if s != "a.b" || !ok || err != nil {

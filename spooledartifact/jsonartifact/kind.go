@@ -72,32 +72,19 @@ func (k Kind) Wrap(ctx context.Context, id string, r spooledartifact.Reader) (fo
 // Methods returns the seven forged JSON query methods (artifact_json_*).
 func (k Kind) Methods() []spooledartifact.Method { return methods() }
 
+// The limits in effect: a field of 0 means its default.
 func (k Kind) maxDocumentBytes() int64 {
-	if k.MaxDocumentBytes > 0 {
-		return k.MaxDocumentBytes
-	}
-	return DefaultMaxDocumentBytes
+	return spooledartifact.LimitOr(k.MaxDocumentBytes, DefaultMaxDocumentBytes)
 }
 
 func (k Kind) maxRecordBytes() int {
-	if k.MaxRecordBytes > 0 {
-		return k.MaxRecordBytes
-	}
-	return DefaultMaxRecordBytes
+	return spooledartifact.LimitOr(k.MaxRecordBytes, DefaultMaxRecordBytes)
 }
 
-func (k Kind) maxMatches() int {
-	if k.MaxMatches > 0 {
-		return k.MaxMatches
-	}
-	return DefaultMaxMatches
-}
+func (k Kind) maxMatches() int { return spooledartifact.LimitOr(k.MaxMatches, DefaultMaxMatches) }
 
 func (k Kind) maxAnswerBytes() int {
-	if k.MaxAnswerBytes > 0 {
-		return k.MaxAnswerBytes
-	}
-	return DefaultMaxAnswerBytes
+	return spooledartifact.LimitOr(k.MaxAnswerBytes, DefaultMaxAnswerBytes)
 }
 
 var _ spooledartifact.Kind = Kind{}

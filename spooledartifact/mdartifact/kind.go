@@ -46,18 +46,13 @@ func (k Kind) Wrap(ctx context.Context, id string, r spooledartifact.Reader) (fo
 // Methods returns the eight forged Markdown query methods (artifact_md_*).
 func (k Kind) Methods() []spooledartifact.Method { return methods() }
 
+// The limits in effect: a field of 0 means its default.
 func (k Kind) maxParseBytes() int {
-	if k.MaxParseBytes > 0 {
-		return k.MaxParseBytes
-	}
-	return DefaultMaxParseBytes
+	return spooledartifact.LimitOr(k.MaxParseBytes, DefaultMaxParseBytes)
 }
 
 func (k Kind) maxAnswerBytes() int {
-	if k.MaxAnswerBytes > 0 {
-		return k.MaxAnswerBytes
-	}
-	return DefaultMaxAnswerBytes
+	return spooledartifact.LimitOr(k.MaxAnswerBytes, DefaultMaxAnswerBytes)
 }
 
 var _ spooledartifact.Kind = Kind{}
