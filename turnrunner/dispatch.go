@@ -102,12 +102,8 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (Di
 			if stepErr != nil || dc.IsSignalled() {
 				return stepErr
 			}
-			outReached, outErr = runOnion(ctx, dc, r.opts.DispatchOutput, nil)
-			if outErr != nil {
-				outErr = ErrDispatchPipeline.With(outErr, "turnrunner: dispatch output pipeline failed")
-				return outErr
-			}
-			return nil
+			outReached, outErr = runOutput(ctx, dc, r.opts.DispatchOutput, ErrDispatchPipeline, "dispatch")
+			return outErr
 		}
 		reached, err := runOnion(ctx, dc, r.opts.DispatchInput, core)
 		if ctx.Err() != nil || aborted != nil {
@@ -131,11 +127,11 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (Di
 			break
 		}
 		if !reached {
-			fail(it, ErrShortCircuited.With(nil, "turnrunner: pipeline %q short-circuited: a middleware did not call next", "dispatch-input"))
+			fail(it, shortCircuited("dispatch-input"))
 			break
 		}
 		if stepped && !outReached {
-			fail(it, ErrShortCircuited.With(nil, "turnrunner: pipeline %q short-circuited: a middleware did not call next", "dispatch-output"))
+			fail(it, shortCircuited("dispatch-output"))
 			break
 		}
 		if res.done && !dc.IsSignalled() {

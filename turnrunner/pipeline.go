@@ -3,6 +3,8 @@ package turnrunner
 import (
 	"context"
 	"fmt"
+
+	"github.com/ebbforge/adk/forge"
 )
 
 // runOnion runs mws around core (nil: a no-op) and reports whether the core
@@ -37,4 +39,20 @@ func runOnion[T any, M ~func(context.Context, T, Next) error](ctx context.Contex
 	}
 	err = call(ctx, 0)
 	return reached, err
+}
+
+// runOutput runs an output pipeline (mws around no core); a failure is
+// wrapped in code as "turnrunner: <which> output pipeline failed".
+func runOutput[T any, M ~func(context.Context, T, Next) error](ctx context.Context, v T, mws []M, code *forge.Error, which string) (reached bool, err error) {
+	reached, err = runOnion(ctx, v, mws, nil)
+	if err != nil {
+		return reached, code.With(err, "turnrunner: %s output pipeline failed", which)
+	}
+	return reached, nil
+}
+
+// shortCircuited is the error for a pipeline whose core was not reached
+// because a middleware did not call next.
+func shortCircuited(pipeline string) error {
+	return ErrShortCircuited.With(nil, "turnrunner: pipeline %q short-circuited: a middleware did not call next", pipeline)
 }

@@ -392,12 +392,8 @@ func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Inpu
 		if status != DispatchAck || ctx.Err() != nil {
 			return derr
 		}
-		outReached, outErr = runOnion(ctx, tc, r.opts.TurnOutput, nil)
-		if outErr != nil {
-			outErr = ErrOutputPipeline.With(outErr, "turnrunner: turn output pipeline failed")
-			return outErr
-		}
-		return nil
+		outReached, outErr = runOutput(ctx, tc, r.opts.TurnOutput, ErrOutputPipeline, "turn")
+		return outErr
 	}
 	reached, err := runOnion(ctx, tc, r.opts.TurnInput, core)
 	if ctx.Err() != nil {
@@ -413,7 +409,7 @@ func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Inpu
 			r.emitError(em, "", 0, outErr)
 			return TurnFailed, outErr
 		case !outReached:
-			err = ErrShortCircuited.With(nil, "turnrunner: pipeline %q short-circuited: a middleware did not call next", "turn-output")
+			err = shortCircuited("turn-output")
 			r.emitError(em, "", 0, err)
 			return TurnFailed, err
 		}
@@ -424,7 +420,7 @@ func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Inpu
 		return TurnFailed, err
 	}
 	if !reached {
-		err = ErrShortCircuited.With(nil, "turnrunner: pipeline %q short-circuited: a middleware did not call next", "turn-input")
+		err = shortCircuited("turn-input")
 		r.emitError(em, "", 0, err)
 		return TurnFailed, err
 	}
