@@ -285,24 +285,16 @@ func (e *emitter) sendExternal(ev Event) bool {
 	if e.closed {
 		return false
 	}
-	select {
-	case e.ch <- ev:
-		return true
-	default:
-	}
-	select {
-	case e.ch <- ev:
-		return true
-	case <-e.ctx.Done():
-		return false
-	case <-e.stop:
-		return false
-	}
+	return e.deliver(ev, e.stop)
 }
 
 // send delivers ev, preferring delivery over cancellation so a consumer that
 // keeps reading sees the final events of an aborted turn.
-func (e *emitter) send(ev Event) bool {
+func (e *emitter) send(ev Event) bool { return e.deliver(ev, nil) }
+
+// deliver sends ev on the channel if there is room at once; otherwise it
+// waits until there is, ctx is done or stop is closed (a nil stop never is).
+func (e *emitter) deliver(ev Event, stop <-chan struct{}) bool {
 	select {
 	case e.ch <- ev:
 		return true
@@ -312,6 +304,8 @@ func (e *emitter) send(ev Event) bool {
 	case e.ch <- ev:
 		return true
 	case <-e.ctx.Done():
+		return false
+	case <-stop:
 		return false
 	}
 }
