@@ -63,14 +63,7 @@ func NewMessage(raw RawMessage) (*Message, error) {
 	if len(p) > 0 {
 		return nil, ErrInvalidInitialMessage.With(nil, "dispatch: invalid message: %s", strings.Join(p, "; "))
 	}
-	created := raw.CreatedAt
-	if created.IsZero() {
-		created = time.Now()
-	}
-	updated := raw.UpdatedAt
-	if updated.IsZero() {
-		updated = created
-	}
+	created, updated := timestamps(raw.CreatedAt, raw.UpdatedAt)
 	return &Message{id: raw.ID, role: raw.Role, content: raw.Content,
 		attachments: append([]*media.Media(nil), raw.Attachments...), createdAt: created, updatedAt: updated}, nil
 }
@@ -153,14 +146,7 @@ func NewThought(raw RawThought) (*Thought, error) {
 	if content == nil {
 		content = forge.NewTokenizable("")
 	}
-	created := raw.CreatedAt
-	if created.IsZero() {
-		created = time.Now()
-	}
-	updated := raw.UpdatedAt
-	if updated.IsZero() {
-		updated = created
-	}
+	created, updated := timestamps(raw.CreatedAt, raw.UpdatedAt)
 	var payload json.RawMessage
 	if opaque {
 		payload = append(json.RawMessage(nil), raw.Payload...)
@@ -264,4 +250,16 @@ func (e Entry) ID() string {
 		return e.ToolCall.ID()
 	}
 	return ""
+}
+
+// timestamps fills in an entry's zero times: created defaults to now and
+// updated to created.
+func timestamps(created, updated time.Time) (time.Time, time.Time) {
+	if created.IsZero() {
+		created = time.Now()
+	}
+	if updated.IsZero() {
+		updated = created
+	}
+	return created, updated
 }
