@@ -6,11 +6,11 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/heapwatch"
 )
 
 // logReader streams size bytes of log-like lines without holding them.
@@ -42,40 +42,6 @@ func (l *logReader) Read(p []byte) (int, error) {
 		l.pending = l.pending[k:]
 	}
 	return w, nil
-}
-
-// heapSampler records the peak HeapInuse until stop is called.
-func heapSampler() (stop func() uint64) {
-	var (
-		peak uint64
-		wg   sync.WaitGroup
-		done = make(chan struct{}) // closed by stop
-	)
-	sample := func() {
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		peak = max(peak, ms.HeapInuse)
-	}
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(20 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				sample()
-			}
-		}
-	}()
-	return func() uint64 {
-		close(done)
-		wg.Wait()
-		sample()
-		return peak
-	}
 }
 
 // newlineReader streams size bytes of "\n": the densest line index there is.
@@ -167,7 +133,7 @@ func TestOneGiBBoundedMemory(t *testing.T) {
 				t.Fatal(err)
 			}
 			runtime.GC()
-			stop := heapSampler()
+			stop := heapwatch.Start(heapwatch.HeapInuse)
 			start := time.Now()
 			r, err := s.Write(ctx, "big", c.src)
 			if err != nil {

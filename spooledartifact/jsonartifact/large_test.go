@@ -8,10 +8,10 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/ebbforge/adk/internal/heapwatch"
 	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/spooledartifact/jsonartifact"
 )
@@ -19,34 +19,14 @@ import (
 // peakHeap runs fn while sampling the live heap and returns the peak above
 // the baseline taken before fn.
 func peakHeap(fn func()) uint64 {
-	var ms runtime.MemStats
 	runtime.GC()
-	runtime.ReadMemStats(&ms)
-	base, peak := ms.HeapAlloc, ms.HeapAlloc
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(20 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				runtime.ReadMemStats(&ms)
-				peak = max(peak, ms.HeapAlloc)
-			}
-		}
-	}()
+	base := heapwatch.Read(heapwatch.HeapAlloc)
+	stop := heapwatch.Start(heapwatch.HeapAlloc)
 	fn()
-	close(done)
-	wg.Wait()
-	if peak < base {
-		return 0
+	if peak := stop(); peak > base {
+		return peak - base
 	}
-	return peak - base
+	return 0
 }
 
 // TestLargeJSONLinesBoundedHeap queries a 200 MB JSON Lines artifact
@@ -118,7 +98,7 @@ func TestOneGiBJSONLinesBoundedHeap(t *testing.T) {
 		t.Fatal(err)
 	}
 	runtime.GC()
-	stop := heapInuseSampler()
+	stop := heapwatch.Start(heapwatch.HeapInuse)
 	start := time.Now()
 	src, err := g.Open(ctx)
 	if err != nil {
@@ -157,41 +137,6 @@ func TestOneGiBJSONLinesBoundedHeap(t *testing.T) {
 	t.Logf("peak HeapInuse %.1f MiB over a %d MiB artifact", float64(peak)/(1<<20), r.ByteLength()>>20)
 	if peak > limit {
 		t.Errorf("peak HeapInuse %d bytes, want < %d", peak, limit)
-	}
-}
-
-// heapInuseSampler records the peak HeapInuse until the returned stop is
-// called.
-func heapInuseSampler() (stop func() uint64) {
-	var (
-		peak uint64
-		wg   sync.WaitGroup
-		done = make(chan struct{}) // closed by stop
-	)
-	sample := func() {
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		peak = max(peak, ms.HeapInuse)
-	}
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(20 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				sample()
-			}
-		}
-	}()
-	return func() uint64 {
-		close(done)
-		wg.Wait()
-		sample()
-		return peak
 	}
 }
 
