@@ -146,14 +146,7 @@ func TestOneGiBJSONLinesBoundedHeap(t *testing.T) {
 // validated and queried (the full-scan cost). Set JSONL_BENCH_BYTES (e.g.
 // 1073741824) to size the artifact; the default is 64 MiB.
 func BenchmarkJSONLFilter(b *testing.B) {
-	size := int64(64 << 20)
-	if s := os.Getenv("JSONL_BENCH_BYTES"); s != "" {
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			b.Fatal(err)
-		}
-		size = n
-	}
+	size := jsonartifact.BenchBytes(b)
 	g := newRepeat(newGen(8192), size)
 	k := jsonartifact.Kind{}
 	a := jsonartifact.New("bench", g, k)

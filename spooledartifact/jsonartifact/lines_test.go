@@ -20,14 +20,7 @@ import (
 // JSONL_BENCH_BYTES to size the artifacts; the default is 64 MiB (the
 // figures in eachLine's comment are for 268435456).
 func BenchmarkLines(b *testing.B) {
-	size := int64(64 << 20)
-	if s := os.Getenv("JSONL_BENCH_BYTES"); s != "" {
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			b.Fatal(err)
-		}
-		size = n
-	}
+	size := BenchBytes(b)
 	store, err := spooledartifact.NewDiskStore(b.TempDir(), nil)
 	if err != nil {
 		b.Fatal(err)
@@ -71,6 +64,21 @@ func BenchmarkLines(b *testing.B) {
 			c.Close()
 		}
 	}
+}
+
+// BenchBytes is the artifact size of the JSON Lines benchmarks:
+// JSONL_BENCH_BYTES when set, else 64 MiB. It is exported (to test builds
+// only) for the benchmarks of package jsonartifact_test.
+func BenchBytes(b *testing.B) int64 {
+	s := os.Getenv("JSONL_BENCH_BYTES")
+	if s == "" {
+		return 64 << 20
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n
 }
 
 // reportAlloc runs scan b.N times and reports the MiB it allocates per run.
