@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ebbforge/adk/canonical"
+	"github.com/ebbforge/adk/internal/cputime"
 )
 
 // benchDoc deterministically builds a JSON argument document of about size
@@ -42,9 +43,9 @@ func benchDoc(size int) []byte {
 // reports throughput per CPU second as "cpu-MB/s". On a shared machine
 // wall-clock MB/s moves with the load, CPU time much less.
 func reportCPU(b *testing.B, size int) func() {
-	start, ok := processCPU()
+	start, ok := cputime.Process()
 	return func() {
-		end, _ := processCPU()
+		end, _ := cputime.Process()
 		if ok && end > start && b.N > 0 {
 			b.ReportMetric(float64(size)*float64(b.N)/1e6/(end-start).Seconds(), "cpu-MB/s")
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/ebbforge/adk/canonical"
+	"github.com/ebbforge/adk/internal/cputime"
 )
 
 // Executor overhead per call with a no-op handler. The target is
@@ -169,11 +170,11 @@ func BenchmarkValidate(b *testing.B) {
 func loop(b *testing.B, f func()) {
 	b.Helper()
 	b.ReportAllocs()
-	c0, ok := processCPU()
+	c0, ok := cputime.Process()
 	for b.Loop() {
 		f()
 	}
-	if c1, ok1 := processCPU(); ok && ok1 && b.N > 0 {
+	if c1, ok1 := cputime.Process(); ok && ok1 && b.N > 0 {
 		b.ReportMetric(float64(c1-c0)/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/cputime"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/media"
 	"github.com/ebbforge/adk/spooledartifact"
@@ -69,7 +70,7 @@ func benchToolCalls(b *testing.B, out forge.Output) {
 	r := newRunner(b, m, &turnrunner.Options{Tools: []*forge.Tool{noop}, EventBuffer: 256})
 	ctx := context.Background()
 	b.ReportAllocs()
-	c0, cpuOK := processCPU()
+	c0, cpuOK := cputime.Process()
 	for b.Loop() {
 		m.Reset()
 		ch, err := r.Run(ctx, turnrunner.Input{Prompt: "go"})
@@ -83,7 +84,7 @@ func benchToolCalls(b *testing.B, out forge.Output) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*perTurn), "ns/call")
-	if c1, ok := processCPU(); cpuOK && ok {
+	if c1, ok := cputime.Process(); cpuOK && ok {
 		b.ReportMetric(float64(c1-c0)/float64(b.N*perTurn), "cpu-ns/call")
 	}
 }
@@ -105,7 +106,7 @@ func BenchmarkEventThroughput(b *testing.B) {
 	ctx := context.Background()
 	var events int
 	b.ReportAllocs()
-	c0, cpuOK := processCPU()
+	c0, cpuOK := cputime.Process()
 	for b.Loop() {
 		ch, err := r.Run(ctx, turnrunner.Input{})
 		if err != nil {
@@ -116,7 +117,7 @@ func BenchmarkEventThroughput(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
-	if c1, ok := processCPU(); cpuOK && ok && events > 0 {
+	if c1, ok := cputime.Process(); cpuOK && ok && events > 0 {
 		b.ReportMetric(float64(c1-c0)/float64(events), "cpu-ns/event")
 	}
 }

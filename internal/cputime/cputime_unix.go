@@ -1,15 +1,15 @@
 //go:build unix
 
-package turnrunner_test
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU is the process's user+system CPU time, for cpu-ns metrics that
-// a shared, noisy machine distorts less than wall time.
-func processCPU() (time.Duration, bool) {
+// Process returns the user+system CPU time the process has used so far;
+// ok is false where the platform does not tell it.
+func Process() (d time.Duration, ok bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, false
