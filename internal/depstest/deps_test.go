@@ -29,6 +29,7 @@ var layers = map[string]int{
 	"examples":                     8,
 	"internal/depstest":            9,
 	"internal/cputime":             9,
+	"internal/golden":              9,
 	"internal/heapwatch":           9,
 	"bench":                        9,
 }

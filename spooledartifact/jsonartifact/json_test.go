@@ -6,13 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/golden"
 	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/spooledartifact/jsonartifact"
 )
@@ -38,27 +38,6 @@ func wrap(t *testing.T, k jsonartifact.Kind, r spooledartifact.Reader) forge.Art
 		t.Fatal(err)
 	}
 	return a
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".txt")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
 }
 
 // exportJSONL is a small JSON Lines export, generated: blank lines, CRLF and
@@ -138,7 +117,7 @@ func TestConformance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, name, got)
+			golden.Check(t, name, got, *update)
 		})
 	}
 }

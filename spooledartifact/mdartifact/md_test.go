@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,6 +15,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/golden"
 	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/spooledartifact/mdartifact"
 )
@@ -43,27 +43,6 @@ func callTool(t *testing.T, k mdartifact.Kind, a forge.Artifact, tool string, ar
 	}
 	t.Fatalf("no method %s", tool)
 	return "", nil
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".txt")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
 }
 
 func readme(t *testing.T) string {
@@ -107,7 +86,7 @@ func TestConformance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, c.name, got)
+			golden.Check(t, c.name, got, *update)
 		})
 	}
 }
