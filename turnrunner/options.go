@@ -143,31 +143,11 @@ func New(model Model, opts *Options) (*Runner, error) {
 	if err := o.Loop.Validate(); err != nil {
 		p = append(p, "loop: "+err.Error())
 	}
-	for i, m := range o.TurnInput {
-		if m == nil {
-			p = append(p, "turnInput["+strconv.Itoa(i)+"]: nil middleware")
-		}
-	}
-	for i, m := range o.TurnOutput {
-		if m == nil {
-			p = append(p, "turnOutput["+strconv.Itoa(i)+"]: nil middleware")
-		}
-	}
-	for i, m := range o.DispatchInput {
-		if m == nil {
-			p = append(p, "dispatchInput["+strconv.Itoa(i)+"]: nil middleware")
-		}
-	}
-	for i, m := range o.DispatchOutput {
-		if m == nil {
-			p = append(p, "dispatchOutput["+strconv.Itoa(i)+"]: nil middleware")
-		}
-	}
-	for i, h := range o.ResultHooks {
-		if h == nil {
-			p = append(p, "resultHooks["+strconv.Itoa(i)+"]: nil hook")
-		}
-	}
+	p = append(p, nilEntries("turnInput", o.TurnInput, "middleware")...)
+	p = append(p, nilEntries("turnOutput", o.TurnOutput, "middleware")...)
+	p = append(p, nilEntries("dispatchInput", o.DispatchInput, "middleware")...)
+	p = append(p, nilEntries("dispatchOutput", o.DispatchOutput, "middleware")...)
+	p = append(p, nilEntries("resultHooks", o.ResultHooks, "hook")...)
 	var reg *forge.Registry
 	if o.Registry != nil {
 		reg = o.Registry.Clone()
@@ -211,4 +191,16 @@ func New(model Model, opts *Options) (*Runner, error) {
 		approval[n] = true
 	}
 	return &Runner{model: model, opts: o, tools: reg, approval: approval, cleanup: cleanup}, nil
+}
+
+// nilEntries names every nil function in fs, as config problems.
+func nilEntries[F interface {
+	TurnMiddleware | DispatchMiddleware | ResultHook
+}](field string, fs []F, what string) (p []string) {
+	for i, f := range fs {
+		if f == nil {
+			p = append(p, field+"["+strconv.Itoa(i)+"]: nil "+what)
+		}
+	}
+	return p
 }
