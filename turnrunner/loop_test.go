@@ -38,11 +38,7 @@ func TestLoopGuardRepeatThenFinalize(t *testing.T) {
 	if got := execs.Load(); got != 2 {
 		t.Errorf("tool executed %d times, want 2", got)
 	}
-	var decisions []dispatch.LoopDecision
-	for _, g := range ofType[turnrunner.LoopGuard](evs) {
-		decisions = append(decisions, g.Decision)
-	}
-	if d := cmp.Diff([]dispatch.LoopDecision{dispatch.LoopBlockedRepeat, dispatch.LoopFinalize}, decisions); d != "" {
+	if d := cmp.Diff([]dispatch.LoopDecision{dispatch.LoopBlockedRepeat, dispatch.LoopFinalize}, loopDecisions(evs)); d != "" {
 		t.Errorf("decisions (-want +got):\n%s", d)
 	}
 	calls := storedCalls(t, r, "lg")
@@ -298,11 +294,7 @@ func TestLoopGuardIdenticalCallsInOneResponse(t *testing.T) {
 	if got := execs.Load(); got != 3 {
 		t.Errorf("tool executed %d times, want 3", got)
 	}
-	var decisions []dispatch.LoopDecision
-	for _, g := range ofType[turnrunner.LoopGuard](evs) {
-		decisions = append(decisions, g.Decision)
-	}
-	if d := cmp.Diff([]dispatch.LoopDecision{dispatch.LoopBlockedRepeat, dispatch.LoopBlockedRepeat}, decisions); d != "" {
+	if d := cmp.Diff([]dispatch.LoopDecision{dispatch.LoopBlockedRepeat, dispatch.LoopBlockedRepeat}, loopDecisions(evs)); d != "" {
 		t.Errorf("decisions (-want +got):\n%s", d)
 	}
 	calls := storedCalls(t, r, "one")
@@ -369,4 +361,13 @@ func TestLoopGuardInspectionAndHistory(t *testing.T) {
 	if g := ofType[turnrunner.LoopGuard](evs); len(g) != 0 {
 		t.Errorf("loop guard fired: %+v", g)
 	}
+}
+
+// loopDecisions lists the LoopGuard decisions of a turn, in order.
+func loopDecisions(evs []turnrunner.Event) []dispatch.LoopDecision {
+	var ds []dispatch.LoopDecision
+	for _, g := range ofType[turnrunner.LoopGuard](evs) {
+		ds = append(ds, g.Decision)
+	}
+	return ds
 }
