@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"runtime"
 	"slices"
 )
 
@@ -20,7 +21,41 @@ type frame struct {
 
 // canon validates data as one JSON text (JSON.parse grammar: surrounding
 // whitespace allowed, nothing else) and appends its canonical text to
-// st.buf, in a single pass. maxDepth bounds the nesting of containers.
+// st.buf. maxDepth bounds the nesting of containers. Large documents are
+// canonicalised by two goroutines when a second processor is available (see
+// split.go); the result is the same either way.
+//
+// With stream set (and st.w not nil) finished output goes to st.w as soon as
+// no open object may still reorder it; otherwise all of it stays in st.buf.
+// On error st.buf holds partial output: callers discard it.
+func (st *state) canon(data []byte, maxDepth int, stream bool) error {
+	_, err := st.canonAt(data, maxDepth, stream, splitAuto)
+	return err
+}
+
+// canonAt is canon with the split guess given: an offset where a worker
+// starts, -1 for none, or splitAuto to decide by size and processors. It
+// reports whether the worker's output was used, and ends the worker before
+// returning.
+func (st *state) canonAt(data []byte, maxDepth int, stream bool, at int) (adopted bool, err error) {
+	if uint64(len(data)) >= math.MaxUint32 {
+		return false, fmt.Errorf("%w: document larger than 4 GiB", ErrLimit)
+	}
+	if at == splitAuto {
+		at = -1
+		if len(data) >= splitMinSize && runtime.GOMAXPROCS(0) > 1 {
+			at = splitGuess(data)
+		}
+	}
+	sp := startSplit(data, at)
+	if sp != nil {
+		defer sp.finish()
+	}
+	_, _, _, err = st.run(data, 0, maxDepth, stream && st.w != nil, false, sp)
+	return sp != nil && sp.adopted, err
+}
+
+// run is the single pass behind canon, from data[i0].
 //
 // Output is produced lazily: data[from:i] is a run of input that is already
 // canonical and still to be copied, so runs of canonical text (whole clean
@@ -29,24 +64,24 @@ type frame struct {
 // a run. An object whose keys arrive out of order is reordered when it
 // closes: its members already sit in the output, and are moved as spans.
 //
-// With stream set (and st.w not nil) finished output goes to st.w as soon as
-// no open object may still reorder it; otherwise all of it stays in st.buf.
-// On error st.buf holds partial output: callers discard it.
-func (st *state) canon(data []byte, maxDepth int, stream bool) error {
-	if uint64(len(data)) >= math.MaxUint32 {
-		return fmt.Errorf("%w: document larger than 4 GiB", ErrLimit)
-	}
-	stream = stream && st.w != nil
+// In elements mode data[i0] is taken to start an element of an array whose
+// opening bracket was not seen: run canonicalises the elements and returns
+// the index of the array's closing bracket (its output is the elements
+// joined by commas). deepest is the deepest nesting reached, counting that
+// array. Otherwise run reads one whole document and, when sp is not nil,
+// adopts sp's worker output when it reaches sp.at as an array element.
+func (st *state) run(data []byte, i0, maxDepth int, stream, elements bool, sp *split) (end, deepest, closed int, err error) {
 	savedData := st.data
 	st.data = data // compareMembers reads raw keys from it
 	defer func() { st.data = savedData }()
 
 	buf := st.buf
-	if i := skipSpace(data, 0); (!stream || (i < len(data) && data[i] == '{')) && cap(buf)-len(buf) < len(data) {
+	if i := skipSpace(data, i0); (!stream || (i < len(data) && data[i] == '{')) && cap(buf)-len(buf) < len(data)-i0 {
 		// All the output will wait in buf (nothing streams out of an open
 		// root object): one allocation of about its final size rather
 		// than a doubling series.
-		grown := make([]byte, len(buf), len(buf)+len(data)+len(data)/16+64)
+		size := len(data) - i0
+		grown := make([]byte, len(buf), len(buf)+size+size/16+64)
 		copy(grown, buf)
 		buf = grown
 	}
@@ -55,15 +90,26 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 	mbase := len(members)
 	objects := 0 // open objects: output inside one may still move
 	n := len(data)
-	i := skipSpace(data, 0)
+	i := skipSpace(data, i0)
 	from := i // data[from:i] is pending canonical output
 	expectKey := false
+	// checkAt is where the next comma calls for a look at the split: the
+	// worker polls for cancellation, the main pass meets the worker.
+	checkAt := math.MaxInt
+	switch {
+	case elements:
+		stack = append(stack, frame{sorted: true})
+		deepest = 1
+		checkAt = i + pollInterval
+	case sp != nil:
+		checkAt = sp.at
+	}
 	for {
 		if expectKey {
 			// An object member starts at data[i]: `"key" :`.
 			expectKey = false
 			if i >= n || data[i] != '"' {
-				return syntaxError(data, i, "expecting a string key")
+				return 0, deepest, closed, syntaxError(data, i, "expecting a string key")
 			}
 			// The member is filled in place: building it aside and
 			// copying it in stalls on store forwarding.
@@ -91,7 +137,7 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 			if end == 0 {
 				e, flags, err := scanString(data, i)
 				if err != nil {
-					return err
+					return 0, deepest, closed, err
 				}
 				end = e
 				switch {
@@ -132,7 +178,7 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 				from, i = j, j
 			}
 			if i >= n || data[i] != ':' {
-				return syntaxError(data, i, "expecting ':'")
+				return 0, deepest, closed, syntaxError(data, i, "expecting ':'")
 			}
 			i++
 			if i < n && data[i] <= ' ' {
@@ -144,7 +190,7 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 
 		// A value starts at data[i].
 		if i >= n {
-			return syntaxError(data, i, "expecting a value")
+			return 0, deepest, closed, syntaxError(data, i, "expecting a value")
 		}
 		switch c := data[i]; c {
 		case '"':
@@ -178,7 +224,7 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 			}
 			end, flags, err := scanStringFrom(data, i, j)
 			if err != nil {
-				return err
+				return 0, deepest, closed, err
 			}
 			if flags&flagCopy == 0 {
 				buf = append(buf, data[from:i]...)
@@ -188,13 +234,14 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 			i = end
 		case '{', '[':
 			if len(stack) >= maxDepth {
-				return fmt.Errorf("%w: nesting deeper than %d", ErrLimit, MaxDepth)
+				return 0, deepest, closed, errDepth()
 			}
 			obj := c == '{'
 			if len(stack) == cap(stack) {
 				stack = slices.Grow(stack, 1)
 			}
 			stack = stack[:len(stack)+1]
+			deepest = max(deepest, len(stack)-closed)
 			f := &stack[len(stack)-1] // filled in place, as members are
 			f.start, f.base, f.arenaBase = uint32(len(buf)+i-from), uint32(len(members)), uint32(len(st.arena))
 			f.obj, f.sorted = obj, true
@@ -222,12 +269,12 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 				lit = "false"
 			}
 			if n-i < len(lit) || string(data[i:i+len(lit)]) != lit {
-				return syntaxError(data, i, "expecting a value")
+				return 0, deepest, closed, syntaxError(data, i, "expecting a value")
 			}
 			i += len(lit)
 		default:
 			if c != '-' && (c < '0' || c > '9') {
-				return syntaxError(data, i, "expecting a value")
+				return 0, deepest, closed, syntaxError(data, i, "expecting a value")
 			}
 			if c != '0' && c != '-' {
 				// Plain integers of up to 15 digits (and decimals of up to
@@ -247,7 +294,7 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 			}
 			end, copyEnd, ok := scanNumber(data, i)
 			if !ok {
-				return syntaxError(data, end, "malformed number")
+				return 0, deepest, closed, syntaxError(data, end, "malformed number")
 			}
 			if copyEnd != end {
 				buf = append(buf, data[from:i]...)
@@ -270,7 +317,7 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 			}
 			if len(stack) == 0 {
 				if i != n {
-					return syntaxError(data, i, "expecting end of input")
+					return 0, deepest, closed, syntaxError(data, i, "expecting end of input")
 				}
 				if stream && len(buf)+i-from >= flushSize {
 					st.write(buf)
@@ -280,10 +327,10 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 					buf = append(buf, data[from:i]...)
 				}
 				st.buf, st.stack, st.members = buf, stack, members[:mbase]
-				return nil
+				return i, deepest, closed, nil
 			}
 			if i >= n {
-				return syntaxError(data, i, "unterminated container")
+				return 0, deepest, closed, syntaxError(data, i, "unterminated container")
 			}
 			top := &stack[len(stack)-1]
 			c := data[i]
@@ -293,6 +340,29 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 					j := skipSpaceSlow(data, i)
 					buf = append(buf, data[from:i]...)
 					from, i = j, j
+				}
+				if i >= checkAt {
+					if elements {
+						if sp.stopped() {
+							return 0, deepest, closed, errCancelled
+						}
+						checkAt = i + pollInterval
+					} else {
+						checkAt = math.MaxInt
+						if !top.obj && i == sp.at {
+							if e, ok, err := sp.adopt(&buf, data[from:i], stack, maxDepth); err != nil {
+								return 0, deepest, closed, err
+							} else if ok {
+								// The worker's output, up to the closing
+								// bracket of the arrays it closed, is in buf.
+								stack = stack[:len(stack)-sp.closed]
+								from, i = e, e
+								continue
+							}
+						} else {
+							sp.cancel()
+						}
+					}
 				}
 				if top.obj {
 					expectKey = true
@@ -305,7 +375,7 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 			}
 			if top.obj {
 				if c != '}' {
-					return syntaxError(data, i, "expecting ',' or '}'")
+					return 0, deepest, closed, syntaxError(data, i, "expecting ',' or '}'")
 				}
 				if !top.sorted {
 					ms := members[top.base:]
@@ -338,10 +408,23 @@ func (st *state) canon(data []byte, maxDepth int, stream bool) error {
 				st.arena = st.arena[:top.arenaBase]
 				objects--
 			} else if c != ']' {
-				return syntaxError(data, i, "expecting ',' or ']'")
+				return 0, deepest, closed, syntaxError(data, i, "expecting ',' or ']'")
 			}
 			stack = stack[:len(stack)-1]
 			i++
+			if elements && len(stack) == 0 {
+				// The array the worker started in (or one it climbed
+				// into) closed. If what follows shows that the enclosing
+				// container is an array too, climb into it; otherwise
+				// the main pass takes over here.
+				closed++
+				if !enclosingArray(data, i) {
+					buf = append(buf, data[from:i]...)
+					st.buf, st.stack, st.members = buf, stack, members[:mbase]
+					return i, deepest, closed, nil
+				}
+				stack = append(stack, frame{sorted: true})
+			}
 		}
 	}
 }

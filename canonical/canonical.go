@@ -104,14 +104,21 @@ func Checksum(tool string, args any) (string, error) {
 // canonical text is streamed into the hash; only the members of objects
 // whose keys are out of order wait in memory until their object closes.
 func ChecksumJSON(tool string, raw []byte) (string, error) {
+	sum, _, err := checksumJSON(tool, raw, splitAuto)
+	return sum, err
+}
+
+// checksumJSON is ChecksumJSON with the split guess of canonAt.
+func checksumJSON(tool string, raw []byte, at int) (sum string, adopted bool, err error) {
 	st := getState()
 	defer putState(st)
 	st.w = st.hasher()
 	st.buf = append(st.buf, `{"args":`...)
-	if err := st.canon(raw, MaxDepth-1, true); err != nil {
-		return "", err
+	if adopted, err = st.canonAt(raw, MaxDepth-1, true, at); err != nil {
+		return "", adopted, err
 	}
-	return st.finishChecksum(tool)
+	sum, err = st.finishChecksum(tool)
+	return sum, adopted, err
 }
 
 // finishChecksum appends the tool member ("args" < "tool", so it comes

@@ -1,0 +1,24 @@
+package canonical
+
+// Test-only exports of the split machinery.
+
+// SplitGuess exposes splitGuess.
+func SplitGuess(data []byte) int { return splitGuess(data) }
+
+// StringifyJSONAt is StringifyJSON with nesting bounded by maxDepth and a
+// worker started at the offset at whatever the document's size (-1: none);
+// adopted reports whether the worker's output was used.
+func StringifyJSONAt(data []byte, maxDepth, at int) (out string, adopted bool, err error) {
+	st := getState()
+	defer putState(st)
+	if adopted, err = st.canonAt(data, maxDepth, false, at); err != nil {
+		return "", adopted, err
+	}
+	return string(st.buf), adopted, nil
+}
+
+// ChecksumJSONAt is ChecksumJSON with a worker started at the offset at
+// whatever the document's size (-1: none).
+func ChecksumJSONAt(tool string, raw []byte, at int) (sum string, adopted bool, err error) {
+	return checksumJSON(tool, raw, at)
+}

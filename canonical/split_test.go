@@ -1,0 +1,195 @@
+package canonical_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/ebbforge/adk/canonical"
+)
+
+// splitDocs are documents where a guessed split is right, wrong, or right
+// about the offset but wrong about what encloses it.
+var splitDocs = []string{
+	`[{"b":1,"a":2},{"b":3,"a":4},{"d":[5,6],"c":7}]`,
+	`{"q":"x","records":[{"b":1,"a":2},{"b":3,"a":4}],"limit":100}`,
+	`[{"a":"},{"},{"b":"],[\"x"},{"c":"\",{\"d\":1}"}]`,
+	`["a\",\"b","c\\",{"d":1},"e\\\"],[",1]`,
+	`[[[[1,2],[3,[4,5]]],[6]],[[7]],8,[9,[10]]]`,
+	`{"x":[1,2,3],"y":[4,[5,{"z":[6,7]}]],"a":0}`,
+	`["a","b:","c",{"k":["a","b"],"m":"n"},"o" , "p" ]`,
+	`{"k":["a","b"],"m":"n","o":[["p"],["q"]]}`,
+	` [ 1 , 2.50 , -0 , 1e2 , "\u0041" , true , null , [ ] , { } ] `,
+	`[{"x":[{"y":[1,2]},{"y":[3]}]},{"x":[]},{"x":[{"y":[]}]}]`,
+	`{"a":[[1,2],[3,4]],"b":{"c":[5,6],"d":[[7],[8,9]]}}`,
+	`[{"a":1,"a":2},{"b":[1,2],"b":[3]},["\ud800","\udc00"],"\u00e9"]`,
+	"[\"\xff\xfe\",\"a\xe2\x82\",{\"\xff\":1},[\"\xed\xa0\x80\"]]",
+	`[["a",{"b":["c",["d"]]}],["e"]]`,
+}
+
+// corruptions are what each byte of a document is replaced with to make
+// it invalid (or differently valid) at every offset.
+var corruptions = []string{"", "}", "]", ",", `"`, `\`, "x", "{", "[", ":"}
+
+// checkSplit compares a split run at every offset of doc (and a few depth
+// limits) with the serial run; it returns how many runs adopted the
+// worker's output.
+func checkSplit(t *testing.T, doc []byte, depths []int, onlyElements bool) int {
+	t.Helper()
+	adoptions := 0
+	for _, depth := range depths {
+		want, _, wantErr := canonical.StringifyJSONAt(doc, depth, -1)
+		for at := 1; at < len(doc); at++ {
+			if onlyElements && !afterComma(doc, at) {
+				continue
+			}
+			got, adopted, err := canonical.StringifyJSONAt(doc, depth, at)
+			if adopted {
+				adoptions++
+			}
+			if got != want || fmt.Sprint(err) != fmt.Sprint(wantErr) ||
+				errors.Is(err, canonical.ErrLimit) != errors.Is(wantErr, canonical.ErrLimit) ||
+				errors.Is(err, canonical.ErrInvalidJSON) != errors.Is(wantErr, canonical.ErrInvalidJSON) {
+				t.Fatalf("%q, depth %d, split at %d (adopted %v):\n got %q, %v\nwant %q, %v",
+					doc, depth, at, adopted, got, err, want, wantErr)
+			}
+		}
+	}
+	return adoptions
+}
+
+// afterComma reports whether doc[at] follows a comma or an opening
+// bracket, whitespace aside: where a guess can be right.
+func afterComma(doc []byte, at int) bool {
+	k := at - 1
+	for k > 0 && bytes.IndexByte([]byte(" \t\r\n"), doc[k]) >= 0 {
+		k--
+	}
+	return doc[k] == ',' || doc[k] == '['
+}
+
+// TestSplitMatchesSerial forces the split at every offset of many small
+// documents, valid and corrupted at every offset, under several depth
+// limits: the output and the error (class and text) must be the serial
+// ones, and the right guesses must be taken up.
+func TestSplitMatchesSerial(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	depths := []int{canonical.MaxDepth, 1, 2, 3, 4, 5}
+	adoptions := 0
+	for _, doc := range splitDocs {
+		adoptions += checkSplit(t, []byte(doc), depths, false)
+		for pos := range len(doc) {
+			for _, c := range corruptions {
+				bad := doc[:pos] + c + doc[pos+1:]
+				adoptions += checkSplit(t, []byte(bad), depths[:2], true)
+			}
+		}
+	}
+	if adoptions < 1000 {
+		t.Fatalf("only %d split runs used the worker's output", adoptions)
+	}
+}
+
+// TestSplitVectors runs the shared and generated vectors through splits at
+// every element-like offset.
+func TestSplitVectors(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	vs := append(loadVectors(t, "vectors.jsonl"), loadVectors(t, "generated.jsonl")...)
+	step := 4 // a sample: every vector takes a run per element
+	if testing.Short() {
+		step = 16
+	}
+	adoptions := 0
+	for i := 0; i < len(vs); i += step {
+		adoptions += checkSplit(t, vs[i].input(t), []int{canonical.MaxDepth}, true)
+	}
+	if adoptions == 0 {
+		t.Fatal("no split run used the worker's output")
+	}
+}
+
+// TestSplitChecksum checks the streaming checksum path through a split.
+func TestSplitChecksum(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, doc := range splitDocs {
+		want, _, wantErr := canonical.ChecksumJSONAt("t", []byte(doc), -1)
+		for at := 1; at < len(doc); at++ {
+			got, _, err := canonical.ChecksumJSONAt("t", []byte(doc), at)
+			if got != want || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Fatalf("%q split at %d: %s, %v; want %s, %v", doc, at, got, err, want, wantErr)
+			}
+		}
+	}
+}
+
+// TestSplitLargeDocument checks the guessed split of large documents: the
+// guess is taken up and the result is the serial one; invalid documents
+// fail as the serial pass does, wherever the fault is.
+func TestSplitLargeDocument(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	doc := benchDoc(1<<20 + 64<<10) // large enough for ChecksumJSON to split
+	at := canonical.SplitGuess(doc)
+	if at < len(doc)/2 {
+		t.Fatalf("no split guess in the benchmark document (%d)", at)
+	}
+	want, _, err := canonical.ChecksumJSONAt("t", doc, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, adopted, err := canonical.ChecksumJSONAt("t", doc, at)
+	if err != nil || got != want || !adopted {
+		t.Fatalf("split checksum %s, %v (adopted %v); want %s", got, err, adopted, want)
+	}
+	if got, err := canonical.ChecksumJSON("t", doc); err != nil || got != want {
+		t.Fatalf("ChecksumJSON = %s, %v; want %s", got, err, want)
+	}
+	wantText, _, _ := canonical.StringifyJSONAt(doc, canonical.MaxDepth, -1)
+	if got, err := canonical.StringifyJSON(doc); err != nil || got != wantText {
+		t.Fatalf("StringifyJSON differs from the serial pass (%v)", err)
+	}
+
+	// Faults before, at, and after the split, and deep nesting after it.
+	faults := []int{100, at - 1, at, at + 1, at + 5000, len(doc) - 20, len(doc) - 1}
+	for _, pos := range faults {
+		for _, c := range []byte{0x01, ']'} {
+			bad := bytes.Clone(doc)
+			bad[pos] = c
+			_, _, wantErr := canonical.StringifyJSONAt(bad, canonical.MaxDepth, -1)
+			_, _, err := canonical.StringifyJSONAt(bad, canonical.MaxDepth, at)
+			_, err2 := canonical.ChecksumJSON("t", bad)
+			if (c == 0x01 && !errors.Is(wantErr, canonical.ErrInvalidJSON)) ||
+				fmt.Sprint(err) != fmt.Sprint(wantErr) || fmt.Sprint(err2) != fmt.Sprint(wantErr) {
+				t.Fatalf("fault %q at %d: %v / %v; want %v", c, pos, err, err2, wantErr)
+			}
+		}
+	}
+	deep := append(bytes.Clone(doc[:at]), strings.Repeat("[", canonical.MaxDepth)...)
+	deep = append(deep, doc[at:]...)
+	_, _, wantErr := canonical.StringifyJSONAt(deep, canonical.MaxDepth, -1)
+	if _, _, err := canonical.StringifyJSONAt(deep, canonical.MaxDepth, at); !errors.Is(wantErr, canonical.ErrLimit) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+		t.Fatalf("deep nesting after the split: %v; want %v", err, wantErr)
+	}
+}
+
+// FuzzSplit checks a split at any offset of any input against the serial
+// pass.
+func FuzzSplit(f *testing.F) {
+	for _, doc := range splitDocs {
+		f.Add([]byte(doc), uint16(len(doc)/2), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte, at uint16, depth uint8) {
+		maxDepth := canonical.MaxDepth
+		if depth > 0 {
+			maxDepth = int(depth % 8)
+		}
+		want, _, wantErr := canonical.StringifyJSONAt(doc, maxDepth, -1)
+		got, _, err := canonical.StringifyJSONAt(doc, maxDepth, int(at))
+		if got != want || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("split at %d: %q, %v; want %q, %v", at, got, err, want, wantErr)
+		}
+	})
+}
