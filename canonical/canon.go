@@ -51,7 +51,8 @@ func (st *state) canonAt(data []byte, maxDepth int, stream bool, at int) (adopte
 	if sp != nil {
 		defer sp.finish()
 	}
-	_, _, _, err = st.run(data, 0, maxDepth, stream && st.w != nil, false, sp)
+	st.spec, st.specStarted, st.specMissed = st.spec[:0], false, false
+	_, _, _, err = st.run(data, 0, maxDepth, stream && st.w != nil, passDocument, sp)
 	return sp != nil && sp.adopted, err
 }
 
@@ -64,13 +65,18 @@ func (st *state) canonAt(data []byte, maxDepth int, stream bool, at int) (adopte
 // a run. An object whose keys arrive out of order is reordered when it
 // closes: its members already sit in the output, and are moved as spans.
 //
-// In elements mode data[i0] is taken to start an element of an array whose
-// opening bracket was not seen: run canonicalises the elements and returns
-// the index of the array's closing bracket (its output is the elements
-// joined by commas). deepest is the deepest nesting reached, counting that
-// array. Otherwise run reads one whole document and, when sp is not nil,
-// adopts sp's worker output when it reaches sp.at as an array element.
-func (st *state) run(data []byte, i0, maxDepth int, stream, elements bool, sp *split) (end, deepest, closed int, err error) {
+// In the worker and probe modes data[i0] is taken to start an element of an
+// array whose opening bracket was not seen: run canonicalises the elements
+// and the closing bracket, and climbs into enclosing containers that look
+// like arrays; it returns the index just past the last closing bracket,
+// how many arrays it closed (its output is their remaining text) and the
+// deepest nesting reached, the first array being 1. A probe also reads on
+// into an enclosing object: see probeTail. In document mode run reads one
+// whole document and, when sp is not nil, takes up sp's worker output when
+// it reaches sp.at as an array element.
+func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, sp *split) (end, deepest, closed int, err error) {
+	elements := mode != passDocument
+	probe := mode == passProbe
 	savedData := st.data
 	st.data = data // compareMembers reads raw keys from it
 	defer func() { st.data = savedData }()
@@ -96,11 +102,14 @@ func (st *state) run(data []byte, i0, maxDepth int, stream, elements bool, sp *s
 	// checkAt is where the next comma calls for a look at the split: the
 	// worker polls for cancellation, the main pass meets the worker.
 	checkAt := math.MaxInt
+	spec := false // the root object's members stream speculatively (see speculate)
 	switch {
 	case elements:
 		stack = append(stack, frame{sorted: true})
 		deepest = 1
-		checkAt = i + pollInterval
+		if !probe {
+			checkAt = i + pollInterval
+		}
 	case sp != nil:
 		checkAt = sp.at
 	}
@@ -346,22 +355,29 @@ func (st *state) run(data []byte, i0, maxDepth int, stream, elements bool, sp *s
 						if sp.stopped() {
 							return 0, deepest, closed, errCancelled
 						}
-						checkAt = i + pollInterval
+						if objects == 0 || closed > 0 {
+							if closed == 0 {
+								sp.publish(buf)
+							}
+							checkAt = i + pollInterval
+						}
 					} else {
 						checkAt = math.MaxInt
 						if !top.obj && i == sp.at {
-							if e, ok, err := sp.adopt(&buf, data[from:i], stack, maxDepth); err != nil {
+							buf = append(buf, data[from:i]...)
+							from = i
+							e, popped, sp2, err := st.adopt(sp, &buf, stack, members, objects, maxDepth, stream)
+							if err != nil {
 								return 0, deepest, closed, err
-							} else if ok {
-								// The worker's output, up to the closing
-								// bracket of the arrays it closed, is in buf.
-								stack = stack[:len(stack)-sp.closed]
-								from, i = e, e
-								continue
 							}
-						} else {
-							sp.cancel()
+							// The worker's output, up to the closing
+							// bracket of the arrays it closed, is in buf
+							// (or hashed).
+							stack = stack[:len(stack)-popped]
+							from, i, spec = e, e, sp2
+							continue
 						}
+						sp.cancel()
 					}
 				}
 				if top.obj {
@@ -377,7 +393,21 @@ func (st *state) run(data []byte, i0, maxDepth int, stream, elements bool, sp *s
 				if c != '}' {
 					return 0, deepest, closed, syntaxError(data, i, "expecting ',' or '}'")
 				}
-				if !top.sorted {
+				if probe && len(stack) == 1 {
+					// The enclosing object a probe inferred closes: its
+					// members are the probe's result.
+					ms := members[top.base:]
+					for k := 0; k+1 < len(ms); k++ {
+						ms[k].end = ms[k+1].start - 1
+					}
+					if len(ms) > 0 {
+						ms[len(ms)-1].end = uint32(len(buf) + i - from)
+					}
+					buf = append(buf, data[from:i]...)
+					st.buf, st.stack, st.members = buf, stack[:0], members
+					return i, deepest, closed, nil
+				}
+				if !top.sorted || (spec && len(stack) == 1) {
 					ms := members[top.base:]
 					// Member k runs from its key to the comma before member k+1.
 					for k := 0; k+1 < len(ms); k++ {
@@ -386,6 +416,10 @@ func (st *state) run(data []byte, i0, maxDepth int, stream, elements bool, sp *s
 					ms[len(ms)-1].end = uint32(len(buf) + i - from)
 					perm := st.order(ms, len(stack)-1)
 					switch {
+					case spec && len(stack) == 1:
+						buf = append(buf, data[from:i]...)
+						buf = st.finishSpec(buf, int(top.start), ms, perm)
+						spec = false
 					case stream && len(stack) == 1:
 						buf = append(buf, data[from:i]...)
 						buf = st.writeOrdered(buf, int(top.start), ms, perm)
@@ -418,8 +452,22 @@ func (st *state) run(data []byte, i0, maxDepth int, stream, elements bool, sp *s
 				// container is an array too, climb into it; otherwise
 				// the main pass takes over here.
 				closed++
+				buf = append(buf, data[from:i]...)
+				from = i
+				if closed == 1 && !probe {
+					sp.checkpoint(i, len(buf), deepest)
+				}
 				if !enclosingArray(data, i) {
-					buf = append(buf, data[from:i]...)
+					if probe {
+						if j := skipSpace(data, i); j < n && (data[j] == '}' || data[j] == ',' && beforeColon(data, skipSpace(data, j+1))) {
+							// The enclosing container is an object: read
+							// on to its end.
+							stack = append(stack, frame{obj: true, sorted: true,
+								base: uint32(len(members)), arenaBase: uint32(len(st.arena))})
+							objects++
+							continue
+						}
+					}
 					st.buf, st.stack, st.members = buf, stack, members[:mbase]
 					return i, deepest, closed, nil
 				}

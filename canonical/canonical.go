@@ -108,17 +108,24 @@ func ChecksumJSON(tool string, raw []byte) (string, error) {
 	return sum, err
 }
 
+// splitReport says how a split went: whether the worker's output was used,
+// and whether the root object was hashed on a guessed member order (and
+// the guess was wrong).
+type splitReport struct{ adopted, speculated, missed bool }
+
 // checksumJSON is ChecksumJSON with the split guess of canonAt.
-func checksumJSON(tool string, raw []byte, at int) (sum string, adopted bool, err error) {
+func checksumJSON(tool string, raw []byte, at int) (sum string, rep splitReport, err error) {
 	st := getState()
 	defer putState(st)
 	st.w = st.hasher()
 	st.buf = append(st.buf, `{"args":`...)
-	if adopted, err = st.canonAt(raw, MaxDepth-1, true, at); err != nil {
-		return "", adopted, err
+	rep.adopted, err = st.canonAt(raw, MaxDepth-1, true, at)
+	rep.speculated, rep.missed = st.specStarted, st.specMissed
+	if err != nil {
+		return "", rep, err
 	}
 	sum, err = st.finishChecksum(tool)
-	return sum, adopted, err
+	return sum, rep, err
 }
 
 // finishChecksum appends the tool member ("args" < "tool", so it comes

@@ -17,8 +17,14 @@ func StringifyJSONAt(data []byte, maxDepth, at int) (out string, adopted bool, e
 	return string(st.buf), adopted, nil
 }
 
+// SplitReport says how a split went: whether the worker's output was used,
+// whether the root object was hashed on a guessed member order, and
+// whether that guess was wrong.
+type SplitReport struct{ Adopted, Speculated, Missed bool }
+
 // ChecksumJSONAt is ChecksumJSON with a worker started at the offset at
 // whatever the document's size (-1: none).
-func ChecksumJSONAt(tool string, raw []byte, at int) (sum string, adopted bool, err error) {
-	return checksumJSON(tool, raw, at)
+func ChecksumJSONAt(tool string, raw []byte, at int) (string, SplitReport, error) {
+	sum, rep, err := checksumJSON(tool, raw, at)
+	return sum, SplitReport{rep.adopted, rep.speculated, rep.missed}, err
 }

@@ -1,8 +1,11 @@
 package canonical
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"math"
+	"sync"
 	"sync/atomic"
 )
 
@@ -22,6 +25,15 @@ import (
 // worker's wasted time. Depth limits stay exact: the worker reports how
 // deep it went, and the main pass adds the depth at which it meets it.
 
+// passMode is what run reads.
+type passMode uint8
+
+const (
+	passDocument passMode = iota // one whole document
+	passWorker                   // array elements, for the main pass
+	passProbe                    // array elements and the rest of the document (probeTail)
+)
+
 // splitMinSize is the smallest document worth a second goroutine.
 const splitMinSize = 1 << 20
 
@@ -29,7 +41,7 @@ const splitMinSize = 1 << 20
 const splitAuto = -2
 
 // pollInterval is how far the worker reads between looks at its cancel
-// flag.
+// flag (and publications of finished output).
 const pollInterval = 64 << 10
 
 // errCancelled ends a worker whose guess the main pass found wrong; it
@@ -40,16 +52,29 @@ func errDepth() error {
 	return fmt.Errorf("%w: nesting deeper than %d", ErrLimit, MaxDepth)
 }
 
-// split is one speculative second pass. The worker owns st, end, deepest
-// and err until it closes done.
+// split is one speculative second pass. The worker owns st and the result
+// fields until it closes done.
 type split struct {
-	data    []byte
-	at      int // guessed element start
-	st      *state
-	end     int // just past the closing bracket of the last array closed
-	deepest int // deepest nesting, the starting array being 1
-	closed  int // arrays closed
-	err     error
+	data []byte
+	at   int // guessed element start
+	st   *state
+
+	// Result: end is just past the closing bracket of the last of the
+	// closed arrays; deepest counts the first array as 1.
+	end, deepest, closed int
+	err                  error
+	panicked             any
+
+	// Checkpoint when the first array closed: the index past its bracket,
+	// the output up to there and the deepest nesting before.
+	end0, len0, deepest0 int
+
+	// Output known final (published by the worker while in its first
+	// array, outside any object), for the main pass to hash early.
+	mu    sync.Mutex
+	pub   []byte
+	ready chan struct{} // a publication happened (buffered, never closed)
+
 	stop    atomic.Bool
 	done    chan struct{} // closed by the worker when it returns
 	waited  bool
@@ -62,7 +87,8 @@ func startSplit(data []byte, at int) *split {
 	if at <= 0 || at >= len(data) {
 		return nil
 	}
-	sp := &split{data: data, at: at, st: getState(), done: make(chan struct{})}
+	sp := &split{data: data, at: at, st: getState(),
+		done: make(chan struct{}), ready: make(chan struct{}, 1)}
 	go sp.work()
 	return sp
 }
@@ -70,13 +96,12 @@ func startSplit(data []byte, at int) *split {
 func (sp *split) work() {
 	defer close(sp.done)
 	defer func() {
-		// The pass is meant never to panic; should it, the main pass
-		// redoes the work and meets the fault itself.
+		// A fault is the main pass's to raise, as it would have met it.
 		if r := recover(); r != nil {
-			sp.err = errCancelled
+			sp.panicked, sp.err = r, errCancelled
 		}
 	}()
-	sp.end, sp.deepest, sp.closed, sp.err = sp.st.run(sp.data, sp.at, MaxDepth, false, true, sp)
+	sp.end, sp.deepest, sp.closed, sp.err = sp.st.run(sp.data, sp.at, MaxDepth, false, passWorker, sp)
 }
 
 func (sp *split) stopped() bool { return sp.stop.Load() }
@@ -100,45 +125,244 @@ func (sp *split) finish() {
 	sp.st = nil
 }
 
-// adopt is called by the main pass on reaching sp.at as an element of an
-// array, the top of stack, with pending output still to be appended to
-// *buf. It waits for the worker. When the worker's result stands for what
-// the main pass would have found (the enclosing containers it took for
-// arrays are arrays), it appends pending and the worker's output to *buf
-// and returns the index the main pass resumes at, after a value with
-// sp.closed arrays closed; or it returns the error the main pass would have
-// met. ok false means the main pass should go on itself.
-func (sp *split) adopt(buf *[]byte, pending []byte, stack []frame, maxDepth int) (end int, ok bool, err error) {
-	sp.wait()
-	if errors.Is(sp.err, errCancelled) {
-		return 0, false, nil
+// checkpoint records, on the worker, the close of its first array.
+func (sp *split) checkpoint(end, outLen, deepest int) {
+	sp.end0, sp.len0, sp.deepest0 = end, outLen, deepest
+}
+
+// publish offers the worker's output so far, final, to the main pass.
+func (sp *split) publish(out []byte) {
+	sp.mu.Lock()
+	sp.pub = out
+	sp.mu.Unlock()
+	select {
+	case sp.ready <- struct{}{}:
+	default:
 	}
-	// The worker assumed the arrays it closed and, when it stopped inside
-	// one, that one.
+}
+
+// follow hashes (writes) the worker's published output as it comes, until
+// the worker returns; it returns how much it wrote.
+func (sp *split) follow(st *state) int {
+	written := 0
+	for {
+		select {
+		case <-sp.done:
+			sp.waited = true
+			st.write(sp.pub[written:]) // done orders the last publication before
+			return len(sp.pub)
+		case <-sp.ready:
+			sp.mu.Lock()
+			out := sp.pub
+			sp.mu.Unlock()
+			st.write(out[written:])
+			written = len(out)
+		}
+	}
+}
+
+// adopt is called by the main pass on reaching sp.at as an element of an
+// array, the top of stack, with its output so far in *buf and objects
+// objects open (members are those of the open objects). It waits for the
+// worker and takes up its output: all of it when the enclosing containers
+// the worker took for arrays are arrays, else up to the close of the array
+// it started in (the main pass redoes the rest). It returns where the main
+// pass resumes, after a value, and how many arrays the worker closed; or
+// the error the main pass would have met there.
+//
+// While the worker runs, its finished output is hashed as it comes when
+// streaming and nothing before it can move (objects == 0), or when the
+// order of the root object's members can be guessed (speculate, spec
+// true).
+func (st *state) adopt(sp *split, buf *[]byte, stack []frame, members []member, objects, maxDepth int, stream bool) (end, popped int, spec bool, err error) {
+	direct := stream && objects == 0
+	if stream && objects == 1 && len(stack) == 2 && stack[0].obj {
+		spec = st.speculate(sp.data, *buf, stack[0], members[stack[0].base:])
+	}
+	written := 0
+	switch {
+	case direct:
+		st.write(*buf)
+		*buf = (*buf)[:0]
+		written = sp.follow(st)
+	case spec:
+		written = sp.follow(st)
+	default:
+		sp.wait()
+	}
+	if sp.panicked != nil {
+		panic(sp.panicked)
+	}
+	sp.adopted = true
+	// The worker assumed that the arrays it closed and, when it stopped
+	// inside one, that one, are arrays.
 	assumed := sp.closed
 	if sp.err != nil {
 		assumed++
 	}
-	if assumed > len(stack) {
-		return 0, false, nil
+	whole := assumed <= len(stack)
+	for k := len(stack) - min(assumed, len(stack)); whole && k < len(stack); k++ {
+		whole = !stack[k].obj
 	}
-	for _, f := range stack[len(stack)-assumed:] {
-		if f.obj {
-			return 0, false, nil
-		}
-	}
+	var out []byte
 	switch {
-	case errors.Is(sp.err, ErrLimit) || len(stack)-1+sp.deepest > maxDepth:
+	case whole && (errors.Is(sp.err, ErrLimit) || len(stack)-1+sp.deepest > maxDepth):
 		// The main pass would have gone too deep somewhere in the
 		// worker's stretch, before any other error there.
-		return 0, false, errDepth()
-	case sp.err != nil:
-		return 0, false, sp.err
+		return 0, 0, false, errDepth()
+	case whole && sp.err != nil:
+		return 0, 0, false, sp.err
+	case whole:
+		out, end, popped = sp.st.buf, sp.end, sp.closed
+	case len(stack)-1+sp.deepest0 > maxDepth:
+		return 0, 0, false, errDepth()
+	default:
+		// The worker closed its first array (it assumed more only after
+		// that), and the main pass goes on from there.
+		out, end, popped = sp.st.buf[:sp.len0], sp.end0, 1
 	}
-	b := append(*buf, pending...)
-	*buf = append(b, sp.st.buf...)
-	sp.adopted = true
-	return sp.end, true, nil
+	if direct {
+		*buf = append(*buf, out[written:]...)
+		return end, popped, false, nil
+	}
+	*buf = append(*buf, out...)
+	if spec {
+		// The member holding the array is complete: hash the rest of it.
+		st.write((*buf)[st.specEnd+written:])
+		st.specEnd = len(*buf)
+	}
+	return end, popped, spec, nil
+}
+
+// speculate starts hashing the root object (whose frame is root) before it
+// closes, on a guess of its member order, when the main pass meets the
+// worker inside an array that is the value of the last of ms, the root's
+// members so far. A probe (probeTail) reads the members after that array
+// from near the end of the document; the members sorted, what precedes the
+// array's member (and its text so far) is hashed, and recorded in st.spec,
+// st.specMember and st.specEnd for finishSpec to check when the root
+// closes. It reports whether it started.
+func (st *state) speculate(data, buf []byte, root frame, ms []member) bool {
+	if len(ms) == 0 || st.w == nil || st.w != st.sha {
+		return false
+	}
+	pst := getState()
+	defer putState(pst)
+	tail, ok := pst.probeTail(data, probeGuess(data))
+	if !ok || uint64(len(buf))+uint64(len(pst.buf)) >= math.MaxUint32 {
+		return false
+	}
+	guess := append(st.guess[:0], ms...)
+	last := len(guess) - 1
+	for k := 0; k < last; k++ {
+		guess[k].end = guess[k+1].start - 1
+	}
+	off := uint32(len(buf)) // probe output offsets come after all of buf
+	for _, m := range tail {
+		if m.flags&memberArena != 0 {
+			return false // the key lives in the probe's arena
+		}
+		m.start += off
+		m.end += off
+		guess = append(guess, m)
+	}
+	st.guess = guess
+	perm := st.order(guess, len(st.shapes)) // a depth with no shape memory
+	spec := append(st.spec[:0], buf[:root.start+1]...)
+	k := 0
+	for ; k < len(perm) && int(perm[k]) != last; k++ {
+		m := &guess[perm[k]]
+		if m.flags&memberShadowed != 0 {
+			continue
+		}
+		if m.start >= off {
+			spec = append(spec, pst.buf[m.start-off:m.end-off]...)
+		} else {
+			spec = append(spec, buf[m.start:m.end]...)
+		}
+		spec = append(spec, ',')
+	}
+	st.spec = spec
+	if guess[last].flags&memberShadowed != 0 {
+		return false
+	}
+	st.write(spec)
+	st.write(buf[ms[last].start:])
+	st.specMember, st.specEnd = int(ms[last].start), len(buf)
+	st.specStarted = true
+	return true
+}
+
+// finishSpec writes the root object (members ms in the order perm, text in
+// buf) to the hash begun by speculate: when the order is the one guessed,
+// only what was not yet hashed; otherwise the hash starts over. It returns
+// buf emptied, as writeOrdered does.
+func (st *state) finishSpec(buf []byte, start int, ms []member, perm []uint32) []byte {
+	spec := st.spec
+	st.comma[0] = ','
+	pos := 0
+	match := func(b []byte) bool {
+		ok := len(spec)-pos >= len(b) && bytes.Equal(spec[pos:pos+len(b)], b)
+		pos += len(b)
+		return ok
+	}
+	ok := match(buf[:start+1])
+	k := 0
+	for ; ok && k < len(perm) && int(ms[perm[k]].start) != st.specMember; k++ {
+		if m := &ms[perm[k]]; m.flags&memberShadowed == 0 {
+			ok = match(buf[m.start:m.end]) && match(st.comma[:1])
+		}
+	}
+	if !ok || pos != len(spec) || k == len(perm) ||
+		ms[perm[k]].flags&memberShadowed != 0 || int(ms[perm[k]].end) < st.specEnd {
+		st.sha.Reset()
+		st.specMissed = true
+		return st.writeOrdered(buf, start, ms, perm)
+	}
+	st.write(buf[st.specEnd:ms[perm[k]].end])
+	for _, j := range perm[k+1:] {
+		if m := &ms[j]; m.flags&memberShadowed == 0 {
+			st.write(st.comma[:1])
+			st.write(buf[m.start:m.end])
+		}
+	}
+	return buf[:0]
+}
+
+// probeTail canonicalises the end of data from start, a guessed element
+// start in an array that is a member of the root object, with st fresh. It
+// returns the members of the root object that follow that array (their
+// text in st.buf) when the guess holds up: the array closes, the rest of
+// an object follows and then the end of the document.
+func (st *state) probeTail(data []byte, start int) ([]member, bool) {
+	if start < 0 {
+		return nil, false
+	}
+	end, _, closed, err := st.run(data, start, MaxDepth, false, passProbe, nil)
+	if err != nil || closed != 1 || end >= len(data) || data[end] != '}' || skipSpace(data, end+1) != len(data) {
+		return nil, false
+	}
+	return st.members, true
+}
+
+// probeGuess returns the start of an element of an array near the end of
+// data (a container following a container), -1 if there is none.
+func probeGuess(data []byte) int {
+	const window = 64 << 10
+	for i := len(data) - 2; i > 0 && i > len(data)-window; i-- {
+		if data[i] != ',' {
+			continue
+		}
+		j := skipSpace(data, i+1)
+		k := i - 1
+		for k > 0 && isSpace(data[k]) {
+			k--
+		}
+		if c := data[j]; (c == '{' || c == '[') && (data[k] == '}' || data[k] == ']') {
+			return j
+		}
+	}
+	return -1
 }
 
 // enclosingArray reports whether what follows a closing bracket at

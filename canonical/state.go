@@ -29,10 +29,20 @@ type state struct {
 	perm    []uint32 // member order of the object being reordered
 	comma   [1]byte
 	shapes  [8]shape // member order of the last reordered object per depth
-	w       io.Writer
-	werr    error
-	sha     hash.Hash
-	sum     [sha256.Size]byte
+
+	// Speculative streaming of the root object (see speculate): spec is
+	// what was hashed before the member starting at output offset
+	// specMember, whose text is hashed up to specEnd.
+	spec       []byte
+	specMember int
+	specEnd    int
+	guess      []member // scratch for the guessed member order
+	// specStarted and specMissed tell tests how the guess went.
+	specStarted, specMissed bool
+	w          io.Writer
+	werr       error
+	sha        hash.Hash
+	sum        [sha256.Size]byte
 
 	// Go value walking.
 	seen map[identity]struct{}
@@ -57,6 +67,12 @@ func putState(st *state) {
 	if cap(st.tmp) > maxPooledBytes {
 		st.tmp = nil
 	}
+	if cap(st.spec) > maxPooledBytes {
+		st.spec = nil
+	}
+	if cap(st.guess) > maxPooledNodes {
+		st.guess = nil
+	}
 	if cap(st.arena) > maxPooledBytes {
 		st.arena = nil
 	}
@@ -65,7 +81,7 @@ func putState(st *state) {
 	}
 	st.data, st.w, st.werr = nil, nil, nil
 	st.stack, st.members = st.stack[:0], st.members[:0]
-	st.arena, st.buf, st.tmp = st.arena[:0], st.buf[:0], st.tmp[:0]
+	st.arena, st.buf, st.tmp, st.spec = st.arena[:0], st.buf[:0], st.tmp[:0], st.spec[:0]
 	clear(st.keys[:cap(st.keys)])
 	st.keys = st.keys[:0]
 	statePool.Put(st)
