@@ -455,7 +455,7 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 				buf = append(buf, data[from:i]...)
 				from = i
 				if closed == 1 && !probe {
-					sp.checkpoint(i, len(buf), deepest)
+					sp.checkpoint(i, buf, deepest)
 				}
 				if !enclosingArray(data, i) {
 					if probe {

@@ -67,7 +67,8 @@ type split struct {
 
 	// Checkpoint when the first array closed: the index past its bracket,
 	// the output up to there and the deepest nesting before.
-	end0, len0, deepest0 int
+	end0, deepest0 int
+	out0           []byte
 
 	// Output known final (published by the worker while in its first
 	// array, outside any object), for the main pass to hash early.
@@ -126,8 +127,8 @@ func (sp *split) finish() {
 }
 
 // checkpoint records, on the worker, the close of its first array.
-func (sp *split) checkpoint(end, outLen, deepest int) {
-	sp.end0, sp.len0, sp.deepest0 = end, outLen, deepest
+func (sp *split) checkpoint(end int, out []byte, deepest int) {
+	sp.end0, sp.out0, sp.deepest0 = end, out, deepest
 }
 
 // publish offers the worker's output so far, final, to the main pass.
@@ -219,7 +220,7 @@ func (st *state) adopt(sp *split, buf *[]byte, stack []frame, members []member, 
 	default:
 		// The worker closed its first array (it assumed more only after
 		// that), and the main pass goes on from there.
-		out, end, popped = sp.st.buf[:sp.len0], sp.end0, 1
+		out, end, popped = sp.out0, sp.end0, 1
 	}
 	if direct {
 		*buf = append(*buf, out[written:]...)

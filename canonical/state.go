@@ -39,10 +39,10 @@ type state struct {
 	guess      []member // scratch for the guessed member order
 	// specStarted and specMissed tell tests how the guess went.
 	specStarted, specMissed bool
-	w          io.Writer
-	werr       error
-	sha        hash.Hash
-	sum        [sha256.Size]byte
+	w                       io.Writer
+	werr                    error
+	sha                     hash.Hash
+	sum                     [sha256.Size]byte
 
 	// Go value walking.
 	seen map[identity]struct{}
