@@ -47,7 +47,7 @@ func (st *state) canonAt(data []byte, maxDepth int, stream bool, at int) (adopte
 			at = splitGuess(data)
 		}
 	}
-	sp := startSplit(data, at)
+	sp := startSplit(data, at, st.poll)
 	if sp != nil {
 		defer sp.finish()
 	}
@@ -108,7 +108,7 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 		stack = append(stack, frame{sorted: true})
 		deepest = 1
 		if !probe {
-			checkAt = i + pollInterval
+			checkAt = i + sp.poll
 		}
 	case sp != nil:
 		checkAt = sp.at
@@ -359,7 +359,7 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 							if closed == 0 {
 								sp.publish(buf)
 							}
-							checkAt = i + pollInterval
+							checkAt = i + sp.poll
 						}
 					} else {
 						checkAt = math.MaxInt

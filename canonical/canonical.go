@@ -104,7 +104,7 @@ func Checksum(tool string, args any) (string, error) {
 // canonical text is streamed into the hash; only the members of objects
 // whose keys are out of order wait in memory until their object closes.
 func ChecksumJSON(tool string, raw []byte) (string, error) {
-	sum, _, err := checksumJSON(tool, raw, splitAuto)
+	sum, _, err := checksumJSON(tool, raw, splitAuto, 0)
 	return sum, err
 }
 
@@ -113,10 +113,12 @@ func ChecksumJSON(tool string, raw []byte) (string, error) {
 // the guess was wrong).
 type splitReport struct{ adopted, speculated, missed bool }
 
-// checksumJSON is ChecksumJSON with the split guess of canonAt.
-func checksumJSON(tool string, raw []byte, at int) (sum string, rep splitReport, err error) {
+// checksumJSON is ChecksumJSON with the split guess of canonAt and the
+// worker's poll interval (0: pollInterval).
+func checksumJSON(tool string, raw []byte, at, poll int) (sum string, rep splitReport, err error) {
 	st := getState()
 	defer putState(st)
+	st.poll = poll
 	st.w = st.hasher()
 	st.buf = append(st.buf, `{"args":`...)
 	rep.adopted, err = st.canonAt(raw, MaxDepth-1, true, at)

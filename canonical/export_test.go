@@ -7,10 +7,12 @@ func SplitGuess(data []byte) int { return splitGuess(data) }
 
 // StringifyJSONAt is StringifyJSON with nesting bounded by maxDepth and a
 // worker started at the offset at whatever the document's size (-1: none);
-// adopted reports whether the worker's output was used.
+// adopted reports whether the worker's output was used. The worker looks
+// for cancellation at every comma.
 func StringifyJSONAt(data []byte, maxDepth, at int) (out string, adopted bool, err error) {
 	st := getState()
 	defer putState(st)
+	st.poll = 1
 	if adopted, err = st.canonAt(data, maxDepth, false, at); err != nil {
 		return "", adopted, err
 	}
@@ -23,8 +25,9 @@ func StringifyJSONAt(data []byte, maxDepth, at int) (out string, adopted bool, e
 type SplitReport struct{ Adopted, Speculated, Missed bool }
 
 // ChecksumJSONAt is ChecksumJSON with a worker started at the offset at
-// whatever the document's size (-1: none).
+// whatever the document's size (-1: none). The worker publishes its
+// output and looks for cancellation at every comma.
 func ChecksumJSONAt(tool string, raw []byte, at int) (string, SplitReport, error) {
-	sum, rep, err := checksumJSON(tool, raw, at)
+	sum, rep, err := checksumJSON(tool, raw, at, 1)
 	return sum, SplitReport{rep.adopted, rep.speculated, rep.missed}, err
 }

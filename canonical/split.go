@@ -57,6 +57,7 @@ func errDepth() error {
 type split struct {
 	data []byte
 	at   int // guessed element start
+	poll int // pollInterval, or less in tests
 	st   *state
 
 	// Result: end is just past the closing bracket of the last of the
@@ -84,11 +85,14 @@ type split struct {
 
 // startSplit starts a worker canonicalising data from the guessed element
 // start at; at < 0 means no guess, and nil is returned.
-func startSplit(data []byte, at int) *split {
+func startSplit(data []byte, at, poll int) *split {
 	if at <= 0 || at >= len(data) {
 		return nil
 	}
-	sp := &split{data: data, at: at, st: getState(),
+	if poll <= 0 {
+		poll = pollInterval
+	}
+	sp := &split{data: data, at: at, poll: poll, st: getState(),
 		done: make(chan struct{}), ready: make(chan struct{}, 1)}
 	go sp.work()
 	return sp

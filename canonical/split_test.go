@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -112,17 +113,75 @@ func TestSplitVectors(t *testing.T) {
 	}
 }
 
-// TestSplitChecksum checks the streaming checksum path through a split.
+// specDocs are root objects whose member order the checksum guesses while
+// the worker runs: guesses right, and wrong in every way.
+var specDocs = []string{
+	`{"q":"x","records":[{"b":1,"a":2},{"b":3,"a":4}],"limit":100}`,
+	`{"z":1,"records":[{"b":1},{"a":2}],"a":0}`,
+	`{"a":0,"records":[{"b":1},{"a":2}],"z":1}`,
+	`{"records":[{"b":1},{"a":2}],"records":5}`,
+	`{"a":1,"records":[{"b":1},{"a":2}],"a":2}`,
+	`{"a":1,"records":[{"b":1},{"a":2}],"records":[3],"a":2}`,
+	`{"records":[{"b":1},{"a":2}],"other":[{"x":"},{"},{"y":1}],"b":2}`,
+	`{"m":[{"a":1},{"b":2}],"k":"},{\"z\":1}"}`,
+	`{"m":[{"a":1},{"b":2}],"k":"},{\"z\":1}","j":0}`,
+	`{"a":[1,2,3],"b":{"c":[{"d":1},{"e":2}],"f":0},"g":[{"h":1},{"i":2}]}`,
+	`{"\u0071":"x","records":[{"b":1},{"a":2}],"\u006cimit":100}`,
+	`{"q":"x","records":[[{"b":1}],[{"a":2}]],"limit":100}`,
+	`{"records":[{"b":1},{"a":2}]}`,
+	`{"a":{"records":[{"b":1},{"a":2}],"z":0},"b":[{"c":1},{"d":2}]}`,
+	` { "q" : "x" , "records" : [ { "b" : 1 } , { "a" : 2 } ] , "limit" : 100 } `,
+}
+
+// randomRootObjects returns root objects with members of every kind (arrays
+// of records among them) under a few keys, duplicates included, so that
+// guessed member orders are right and wrong in many ways.
+func randomRootObjects(n int) []string {
+	rng := rand.New(rand.NewPCG(3, 4))
+	keys := []string{`"a"`, `"b"`, `"r"`, `"z"`, `"\u0062"`, `"é"`, `"😀"`, `"\ue000"`}
+	values := []string{`1`, `"s"`, `"},{\"x\":1}"`, `[{"y":1,"x":2},{"x":3}]`, `[[1],[2,{"b":0,"a":1}]]`,
+		`{"k":[{"b":1},{"a":2}]}`, `[]`, `[1,2]`}
+	docs := make([]string, n)
+	for d := range docs {
+		var b strings.Builder
+		b.WriteByte('{')
+		for m := range 1 + rng.IntN(4) {
+			if m > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(keys[rng.IntN(len(keys))] + ":" + values[rng.IntN(len(values))])
+		}
+		b.WriteByte('}')
+		docs[d] = b.String()
+	}
+	return docs
+}
+
+// TestSplitChecksum checks the streaming checksum path through splits at
+// every offset: hashing the worker's output as it comes (root arrays), and
+// on a guessed root member order, right or wrong.
 func TestSplitChecksum(t *testing.T) {
 	defer goleak.VerifyNone(t)
-	for _, doc := range splitDocs {
+	var speculated, missed int
+	docs := append(append(append([]string{}, splitDocs...), specDocs...), randomRootObjects(300)...)
+	for _, doc := range docs {
 		want, _, wantErr := canonical.ChecksumJSONAt("t", []byte(doc), -1)
 		for at := 1; at < len(doc); at++ {
-			got, _, err := canonical.ChecksumJSONAt("t", []byte(doc), at)
+			got, rep, err := canonical.ChecksumJSONAt("t", []byte(doc), at)
 			if got != want || fmt.Sprint(err) != fmt.Sprint(wantErr) {
-				t.Fatalf("%q split at %d: %s, %v; want %s, %v", doc, at, got, err, want, wantErr)
+				t.Fatalf("%q split at %d (%+v): %s, %v; want %s, %v", doc, at, rep, got, err, want, wantErr)
+			}
+			if rep.Speculated {
+				speculated++
+				if rep.Missed {
+					missed++
+				}
 			}
 		}
+	}
+	t.Logf("guessed %d, missed %d", speculated, missed)
+	if speculated-missed < 100 || missed < 20 {
+		t.Fatalf("root order guessed %d times, %d wrong: the paths are not exercised", speculated, missed)
 	}
 }
 

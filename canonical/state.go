@@ -39,6 +39,7 @@ type state struct {
 	guess      []member // scratch for the guessed member order
 	// specStarted and specMissed tell tests how the guess went.
 	specStarted, specMissed bool
+	poll                    int // the split's poll interval; 0: pollInterval
 	w                       io.Writer
 	werr                    error
 	sha                     hash.Hash
@@ -79,7 +80,7 @@ func putState(st *state) {
 	if len(st.seen) > 0 || cap(st.keys) > maxPooledNodes {
 		st.seen, st.keys = nil, nil
 	}
-	st.data, st.w, st.werr = nil, nil, nil
+	st.data, st.w, st.werr, st.poll = nil, nil, nil, 0
 	st.stack, st.members = st.stack[:0], st.members[:0]
 	st.arena, st.buf, st.tmp, st.spec = st.arena[:0], st.buf[:0], st.tmp[:0], st.spec[:0]
 	clear(st.keys[:cap(st.keys)])
