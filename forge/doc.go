@@ -23,6 +23,12 @@
 // [ValidationError] names every bad field in words a model can act on
 // (unknown keys in sorted order).
 //
+// Two JSON Schema libraries share the work: github.com/google/jsonschema-go
+// derives schemas from Go types, applies defaults and words failures;
+// github.com/santhosh-tekuri/jsonschema/v6 compiles each schema into the
+// validator that decides (about twice as fast). References must resolve
+// inside the schema: no file or network is ever read.
+//
 // [Tool.Execute] runs one call: the callId is canonical.Checksum(name, raw
 // args) over the raw arguments; invalid arguments emit no events and never
 // reach the handler; otherwise an [ExecutionObserver] sees start and end

@@ -12,14 +12,18 @@ import (
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	compiled "github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/tidwall/gjson"
 )
 
 // validator holds a tool's schema, resolved once: at construction, or on
 // first use for a LazySchema tool.
 type validator struct {
-	schema      *jsonschema.Schema
+	schema *jsonschema.Schema
+	// root applies defaults and explains failures; check decides validity
+	// (see validity.go).
 	root        *jsonschema.Resolved
+	check       *compiled.Schema
 	hasDefaults bool
 	// defaults are the root's optional properties with a default, in the
 	// form a typed tool patches its decoded struct with; topDefaultsOnly
@@ -149,7 +153,11 @@ func resolveSchema(s *jsonschema.Schema, doc json.RawMessage) (*validator, error
 	if err != nil {
 		return nil, err
 	}
-	v := &validator{schema: s, root: r, hasDefaults: bytes.Contains(doc, []byte(`"default"`))}
+	check, err := compileSchema(doc)
+	if err != nil {
+		return nil, err
+	}
+	v := &validator{schema: s, root: r, check: check, hasDefaults: bytes.Contains(doc, []byte(`"default"`))}
 	if v.hasDefaults {
 		v.defaults, v.topDefaultsOnly = rootDefaults(s)
 	}
@@ -268,9 +276,11 @@ func (v *validator) validate(tool string, raw json.RawMessage) (args map[string]
 			}
 			return nil, applied{}, argsError(tool, []string{"arguments must be a JSON object, got " + jsonKind(b[0])})
 		}
-		if err := json.Unmarshal(b, &args); err != nil {
+		m, err := decodeObject(b)
+		if err != nil {
 			return nil, applied{}, argsError(tool, []string{"arguments are not valid JSON: " + decodeProblem(err)})
 		}
+		args = m
 	}
 	if v.hasDefaults {
 		if v.topDefaultsOnly {
@@ -288,7 +298,7 @@ func (v *validator) validate(tool string, raw json.RawMessage) (args map[string]
 		}
 		args = m
 	}
-	if err := v.root.Validate(args); err != nil {
+	if err := v.check.Validate(args); err != nil {
 		return nil, applied{}, argsError(tool, v.diagnose(args, err))
 	}
 	return args, added, nil
@@ -303,8 +313,14 @@ func applyDefaults(r *jsonschema.Resolved, args *map[string]any) (err error) {
 	return r.ApplyDefaults(args)
 }
 
-// diagnose names every fault of args; rootErr is the full schema's verdict.
-func (v *validator) diagnose(args map[string]any, rootErr error) []string {
+// diagnose names every fault of args, which the compiled schema refused with
+// checkErr: in jsonschema-go's words, field by field, as long as it sees
+// the fault too, else in the compiled validator's.
+func (v *validator) diagnose(args map[string]any, checkErr error) []string {
+	rootErr := v.root.Validate(args)
+	if rootErr == nil {
+		return compiledProblems(checkErr)
+	}
 	d := v.diag()
 	var out []string
 	for _, k := range slices.Sorted(maps.Keys(args)) {

@@ -45,6 +45,8 @@ var external = []struct {
 	// Injected logging is allowed wherever there is something worth logging.
 	{2, []string{"github.com/rs/zerolog", "github.com/mattn/go-colorable", "github.com/mattn/go-isatty", "golang.org/x/sys/"}},
 	{2, []string{"github.com/google/jsonschema-go", "github.com/tiktoken-go/tokenizer", "github.com/dlclark/regexp2"}},
+	// forge's argument validator and its localised messages.
+	{2, []string{"github.com/santhosh-tekuri/jsonschema/v6", "golang.org/x/text/"}},
 	{4, []string{"github.com/yuin/goldmark", "go.yaml.in/yaml/v3", "github.com/titanous/json5"}},
 	{5, []string{"golang.org/x/sync"}},
 	// Test-only helpers may appear in the closure of test-support packages.
