@@ -44,7 +44,11 @@ func (st *state) canonAt(data []byte, maxDepth int, stream bool, at int) (adopte
 	if at == splitAuto {
 		at = -1
 		if len(data) >= splitMinSize && runtime.GOMAXPROCS(0) > 1 {
-			at = splitGuess(data)
+			share := splitShare
+			if stream && st.w != nil {
+				share = hashShare
+			}
+			at = splitGuess(data, len(data)*share/100)
 		}
 	}
 	sp := startSplit(data, at, st.poll)
@@ -285,19 +289,31 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 			if c != '-' && (c < '0' || c > '9') {
 				return 0, deepest, closed, syntaxError(data, i, "expecting a value")
 			}
-			if c != '0' && c != '-' {
-				// Plain integers of up to 15 digits (and decimals of up to
-				// 15 significant digits without trailing zeros) are printed
-				// as written: handled inline.
-				j := skipDigits(data, i+1)
+			// Plain integers of up to 15 digits, decimals of up to 15
+			// significant digits without trailing zeros (from 1e-6 up),
+			// and their negations are printed as written: handled inline.
+			d := i // the first digit
+			if c == '-' {
+				d++
+			}
+			if d < n && data[d] >= '1' && data[d] <= '9' {
+				j := skipDigits(data, d+1)
 				if j < n && data[j] == '.' {
-					if k := skipDigits(data, j+1); k > j+1 && k-i <= 16 && data[k-1] != '0' &&
+					if k := skipDigits(data, j+1); k > j+1 && k-d <= 16 && data[k-1] != '0' &&
 						(k >= n || data[k]|0x20 != 'e') {
 						i = k
 						break
 					}
-				} else if j-i <= 15 && (j >= n || data[j]|0x20 != 'e') {
+				} else if j-d <= 15 && (j >= n || data[j]|0x20 != 'e') {
 					i = j
+					break
+				}
+			} else if d+2 < n && data[d] == '0' && data[d+1] == '.' {
+				// At most 15 digits after "0.", fewer than six of them
+				// leading zeros.
+				if k := skipDigits(data, d+2); k > d+2 && k-d <= 17 && data[k-1] != '0' &&
+					(k >= n || data[k]|0x20 != 'e') && (k-d <= 8 || string(data[d+2:d+8]) != "000000") {
+					i = k
 					break
 				}
 			}
