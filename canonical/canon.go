@@ -57,6 +57,7 @@ func (st *state) canonAt(data []byte, maxDepth int, stream bool, at int) (adopte
 	}
 	st.spec, st.specStarted, st.specMissed = st.spec[:0], false, false
 	_, _, _, err = st.run(data, 0, maxDepth, stream && st.w != nil, passDocument, sp)
+	st.hole = nil // the worker's buffer goes back to the pool
 	return sp != nil && sp.adopted, err
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -241,12 +242,18 @@ func (st *state) adopt(sp *split, buf *[]byte, stack []frame, members []member, 
 		*buf = append(*buf, out[written:]...)
 		return end, popped, false, nil
 	}
-	*buf = append(*buf, out...)
 	if spec {
 		// The member holding the array is complete: hash the rest of it.
-		st.write((*buf)[st.specEnd+written:])
+		// Its text stays in the worker's buffer, its place in buf a hole
+		// that only a wrong guess needs filled (see finishSpec).
+		st.write(out[written:])
+		st.hole, st.holeAt = out, len(*buf)
+		*buf = slices.Grow(*buf, len(out))
+		*buf = (*buf)[:st.holeAt+len(out)]
 		st.specEnd = len(*buf)
+		return end, popped, spec, nil
 	}
+	*buf = append(*buf, out...)
 	return end, popped, spec, nil
 }
 
@@ -333,8 +340,11 @@ func (st *state) finishSpec(buf []byte, start int, ms []member, perm []uint32) [
 		ms[perm[k]].flags&memberShadowed != 0 || int(ms[perm[k]].end) < st.specEnd {
 		st.sha.Reset()
 		st.specMissed = true
+		copy(buf[st.holeAt:], st.hole)
+		st.hole = nil
 		return st.writeOrdered(buf, start, ms, perm)
 	}
+	st.hole = nil
 	st.write(buf[st.specEnd:ms[perm[k]].end])
 	for _, j := range perm[k+1:] {
 		if m := &ms[j]; m.flags&memberShadowed == 0 {

@@ -37,6 +37,8 @@ type state struct {
 	specMember int
 	specEnd    int
 	guess      []member // scratch for the guessed member order
+	hole       []byte   // output at buf[holeAt:], still in the worker's buffer
+	holeAt     int
 	// specStarted and specMissed tell tests how the guess went.
 	specStarted, specMissed bool
 	poll                    int // the split's poll interval; 0: pollInterval
