@@ -163,7 +163,7 @@ func randomRootObjects(n int) []string {
 func TestSplitChecksum(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	var speculated, missed int
-	docs := append(append(append([]string{}, splitDocs...), specDocs...), randomRootObjects(300)...)
+	docs := append(append(append([]string{}, splitDocs...), specDocs...), randomRootObjects(120)...)
 	for _, doc := range docs {
 		want, _, wantErr := canonical.ChecksumJSONAt("t", []byte(doc), -1)
 		for at := 1; at < len(doc); at++ {
@@ -180,7 +180,7 @@ func TestSplitChecksum(t *testing.T) {
 		}
 	}
 	t.Logf("guessed %d, missed %d", speculated, missed)
-	if speculated-missed < 100 || missed < 20 {
+	if speculated-missed < 40 || missed < 8 {
 		t.Fatalf("root order guessed %d times, %d wrong: the paths are not exercised", speculated, missed)
 	}
 }
