@@ -94,4 +94,14 @@
 // object can still reorder it (the members of an unsorted object wait in a
 // pooled buffer until it closes). Scratch memory is pooled, so allocations
 // do not grow with the number of tokens.
+//
+// Documents of 1 MiB and more are split between two goroutines when
+// GOMAXPROCS allows: a worker canonicalises the elements of an array from a
+// guessed element start onwards while the calling goroutine reads up to
+// there, checks the guess and takes up the worker's output (a wrong guess
+// only costs the worker's time; the result, errors included, is the serial
+// one). [ChecksumJSON] also hashes the worker's output while it is being
+// produced, guessing the order of the root object's members from a probe of
+// the document's end and checking the guess when the root object closes.
+// Both goroutines have ended when the call returns.
 package canonical

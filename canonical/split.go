@@ -24,7 +24,22 @@ import (
 // offset any other way (the guess was inside a string, an object, ...) it
 // cancels the worker and goes on alone, so a wrong guess costs only the
 // worker's wasted time. Depth limits stay exact: the worker reports how
-// deep it went, and the main pass adds the depth at which it meets it.
+// deep it went, and the main pass adds the depth at which it meets it. An
+// error the worker meets is the main pass's error (the same text). When the
+// array closes, the worker climbs into enclosing containers that look like
+// arrays; the main pass takes that up only if they are arrays, else it
+// takes the output up to the first close (a checkpoint) and reads on.
+//
+// The checksum gains a second overlap: while the worker runs, the main pass
+// hashes what is final. That is everything when no object is open (a root
+// array), else the worker publishes its output at element boundaries of its
+// first array and the main pass guesses the order of the root object's
+// members: a probe (probeTail) canonicalises the document's end from a
+// guessed element start and returns the members after the array; with the
+// members before it they are sorted, and what precedes the array's member
+// is hashed, then that member's text as it comes. When the root object
+// closes, finishSpec checks the guess against the real order and, if it was
+// wrong, hashes everything again from the retained output.
 
 // passMode is what run reads.
 type passMode uint8
@@ -40,10 +55,9 @@ const splitMinSize = 1 << 20
 
 // splitShare and hashShare are the main pass's share of a document (in
 // percent) when it splits with the worker. When the output is hashed the
-// main pass also hashes all of it, while the worker runs: SHA-256 (with
-// SHA instructions) runs about five times as fast as canonicalisation,
-// so the main pass canonicalises 40% and hashes, the worker canonicalises
-// 60%.
+// main pass also hashes all of it while the worker runs; SHA-256 (with SHA
+// instructions) runs about five times as fast as canonicalisation, so the
+// main pass canonicalises 40% and hashes, the worker canonicalises 60%.
 const (
 	splitShare = 50
 	hashShare  = 40

@@ -235,9 +235,9 @@ func TestSplitLargeDocument(t *testing.T) {
 }
 
 // FuzzSplit checks a split at any offset of any input against the serial
-// pass.
+// pass, for the text and for the checksum.
 func FuzzSplit(f *testing.F) {
-	for _, doc := range splitDocs {
+	for _, doc := range append(append([]string{}, splitDocs...), specDocs...) {
 		f.Add([]byte(doc), uint16(len(doc)/2), uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, doc []byte, at uint16, depth uint8) {
@@ -249,6 +249,11 @@ func FuzzSplit(f *testing.F) {
 		got, _, err := canonical.StringifyJSONAt(doc, maxDepth, int(at))
 		if got != want || fmt.Sprint(err) != fmt.Sprint(wantErr) {
 			t.Fatalf("split at %d: %q, %v; want %q, %v", at, got, err, want, wantErr)
+		}
+		wantSum, _, wantErr := canonical.ChecksumJSONAt("t", doc, -1)
+		sum, rep, err := canonical.ChecksumJSONAt("t", doc, int(at))
+		if sum != wantSum || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("checksum split at %d (%+v): %s, %v; want %s, %v", at, rep, sum, err, wantSum, wantErr)
 		}
 	})
 }
