@@ -43,6 +43,10 @@ func TestStringifyJSON(t *testing.T) {
 			`[9007199254740992,18446744073709552000,1152921504606847000]`},
 		{"negative and small decimals", `[-12.5,-0.5,0.000001,0.0000001,-0.0000012,0.1234567890123456,-123456789012345,-1234567890123456,-12345678901234567,0.100,-0.0,-0.000001,0.0000010,-0.9999999999999999,0.12345678901234567,-5e-7,0.5e1]`,
 			`[-12.5,-0.5,0.000001,1e-7,-0.0000012,0.1234567890123456,-123456789012345,-1234567890123456,-12345678901234568,0.1,0,-0.000001,0.000001,-0.9999999999999999,0.12345678901234566,-5e-7,5]`},
+		{"nested reorders", `[{"b":1,"a":{"d":1,"c":2,"d":3,"e":{"g":1.50,"f":2}}},{"z":{"y":{"b":1.50,"a":[{"d":1,"c":2}]},"x":0,"x":{"q":1,"p":"\u0041"}},"a":1}]`,
+			`[{"a":{"c":2,"d":3,"e":{"f":2,"g":1.5}},"b":1},{"a":1,"z":{"x":{"p":"A","q":1},"y":{"a":[{"c":2,"d":1}],"b":1.5}}}]`},
+		{"nested reorders in order", `[{"b":{"d":{"f":{"h":1,"g":2},"e":0},"c":[{"j":1,"i":2}]},"a":{"l":1,"k":{"n":1,"m":2}}}]`,
+			`[{"a":{"k":{"m":2,"n":1},"l":1},"b":{"c":[{"i":2,"j":1}],"d":{"e":0,"f":{"g":2,"h":1}}}}]`},
 		{"string top level", `"x"`, `"x"`},
 		{"number top level", ` 12.50 `, `12.5`},
 	}
@@ -108,6 +112,13 @@ func TestDepthLimit(t *testing.T) {
 	// Absurd nesting must neither crash nor be slow.
 	if _, err := canonical.StringifyJSON(deep(5_000_000)); !errors.Is(err, canonical.ErrLimit) {
 		t.Fatalf("5M levels: %v, want ErrLimit", err)
+	}
+	// Objects reordered at every level: all but the outermost leave their
+	// order to the enclosing object.
+	unsorted := strings.Repeat(`{"b":0,"a":`, canonical.MaxDepth) + "1" + strings.Repeat("}", canonical.MaxDepth)
+	sorted := strings.Repeat(`{"a":`, canonical.MaxDepth) + "1" + strings.Repeat(`,"b":0}`, canonical.MaxDepth)
+	if got, err := canonical.StringifyJSON([]byte(unsorted)); err != nil || got != sorted {
+		t.Fatalf("deep unsorted objects: %v", err)
 	}
 	objs := strings.Repeat(`{"a":`, canonical.MaxDepth) + "1" + strings.Repeat("}", canonical.MaxDepth)
 	if got, err := canonical.StringifyJSON([]byte(objs)); err != nil || got != objs {
