@@ -15,7 +15,6 @@ type frame struct {
 	start     uint32 // output offset of the opening brace (objects)
 	base      uint32 // index in st.members of the object's first member
 	arenaBase uint32 // length of st.arena when the object opened
-	pieces    uint32 // length of st.pieces when the object opened
 	obj       bool
 	sorted    bool // members so far strictly increasing: nothing to reorder
 }
@@ -259,7 +258,6 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 			deepest = max(deepest, len(stack)-closed)
 			f := &stack[len(stack)-1] // filled in place, as members are
 			f.start, f.base, f.arenaBase = uint32(len(buf)+i-from), uint32(len(members)), uint32(len(st.arena))
-			f.pieces = uint32(len(st.pieces))
 			f.obj, f.sorted = obj, true
 			i++
 			if i < n && data[i] <= ' ' {
@@ -439,42 +437,23 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 						buf = append(buf, data[from:i]...)
 						buf = st.finishSpec(buf, int(top.start), ms, perm)
 						spec = false
-						from = i // the brace stays pending
 					case stream && len(stack) == 1:
 						buf = append(buf, data[from:i]...)
 						buf = st.writeOrdered(buf, int(top.start), ms, perm)
-						from = i
-					case len(stack) >= 3 && stack[len(stack)-2].obj && !stack[len(stack)-2].sorted:
-						// The enclosing object will be reordered too: the
-						// order of this one is noted for then (as pieces),
-						// and its text stays where it is.
-						h := len(st.pieces)
-						st.pieces = append(st.pieces, member{start: top.start, end: uint32(len(buf) + i - from)})
-						for _, k := range perm {
-							if ms[k].flags&memberShadowed == 0 {
-								st.pieces = append(st.pieces, ms[k])
-							}
-						}
-						st.pieces[h].ks, st.pieces[h].ke = uint32(h+1), uint32(len(st.pieces))
-						members[top.base-1].kid = uint32(h + 1)
 					case int(top.start) >= len(buf):
 						// The object is all still-pending input: its
 						// members are copied from there once, in order.
-						src := buf
-						open := int(top.start) + from - len(buf)
+						off := from - len(buf) // data index of a pending output offset
+						open := int(top.start) + off
 						buf = append(buf, data[from:open+1]...)
-						buf = st.appendGathered(buf, src, data, from-len(src), ms, perm)
-						st.pieces = st.pieces[:top.pieces]
-						from = i // the brace stays pending
+						buf = appendOrdered(buf, data, off, ms, perm)
 					default:
-						// Gathered aside from buf and the pending input,
-						// then put back.
-						tmp := st.appendGathered(st.tmp[:0], buf, data, from-len(buf), ms, perm)
-						buf = append(buf[:top.start+1], tmp...)
+						buf = append(buf, data[from:i]...)
+						tmp := append(st.tmp[:0], buf[top.start+1:]...)
+						buf = appendOrdered(buf[:top.start+1], tmp, -int(top.start+1), ms, perm)
 						st.tmp = tmp[:0]
-						st.pieces = st.pieces[:top.pieces]
-						from = i
 					}
+					from = i // the brace stays pending
 				}
 				members = members[:top.base]
 				st.arena = st.arena[:top.arenaBase]

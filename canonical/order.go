@@ -10,15 +10,10 @@ import (
 // is data[ks:ke] or, for keys that needed decoding, arena[ks:ke]; prefix
 // holds its first eight bytes, big-endian, remapped so that integer order is
 // UTF-16 order (see sortPrefix).
-//
-// A member whose value is an object reordered later (see appendMember) has
-// kid set: st.pieces[kid-1] is a header holding the object's braces (start
-// and end) and the range of st.pieces (ks, ke) holding its members in order.
 type member struct {
 	prefix     uint64
 	ks, ke     uint32 // key text
 	start, end uint32 // output span of `"key":value`
-	kid        uint32
 	flags      uint8
 }
 
@@ -197,10 +192,9 @@ func (st *state) order(ms []member, depth int) []uint32 {
 	return perm
 }
 
-// appendGathered appends the ordered, unshadowed members ms joined by
-// commas. Their spans are output offsets: below len(src) in src, from there
-// on still-pending input at data[offset+off].
-func (st *state) appendGathered(dst, src, data []byte, off int, ms []member, perm []uint32) []byte {
+// appendOrdered appends the ordered, unshadowed members ms joined by commas;
+// a member's text is src[start+off:end+off].
+func appendOrdered(buf, src []byte, off int, ms []member, perm []uint32) []byte {
 	first := true
 	for _, k := range perm {
 		m := &ms[k]
@@ -208,42 +202,12 @@ func (st *state) appendGathered(dst, src, data []byte, off int, ms []member, per
 			continue
 		}
 		if !first {
-			dst = append(dst, ',')
+			buf = append(buf, ',')
 		}
 		first = false
-		dst = st.appendMember(dst, src, data, off, m)
+		buf = append(buf, src[int(m.start)+off:int(m.end)+off]...)
 	}
-	return dst
-}
-
-// appendMember appends the text of m (see appendGathered), putting the
-// members of a value whose reordering was left to this object in order.
-func (st *state) appendMember(dst, src, data []byte, off int, m *member) []byte {
-	if m.kid == 0 {
-		return appendSpan(dst, src, data, off, m.start, m.end)
-	}
-	h := &st.pieces[m.kid-1]
-	dst = appendSpan(dst, src, data, off, m.start, h.start+1)
-	for k := h.ks; k < h.ke; k++ {
-		if k > h.ks {
-			dst = append(dst, ',')
-		}
-		dst = st.appendMember(dst, src, data, off, &st.pieces[k])
-	}
-	return appendSpan(dst, src, data, off, h.end, m.end)
-}
-
-// appendSpan appends output [a, b) (see appendGathered).
-func appendSpan(dst, src, data []byte, off int, a, b uint32) []byte {
-	if int(a) < len(src) {
-		e := min(int(b), len(src))
-		dst = append(dst, src[a:e]...)
-		a = uint32(e)
-	}
-	if a < b {
-		dst = append(dst, data[int(a)+off:int(b)+off]...)
-	}
-	return dst
+	return buf
 }
 
 // writeOrdered writes buf up to and including the opening brace at

@@ -27,7 +27,6 @@ type state struct {
 	buf     []byte   // output (or the pending chunk when streaming)
 	tmp     []byte   // scratch for reordering members
 	perm    []uint32 // member order of the object being reordered
-	pieces  []member // orders of objects left to an enclosing object to apply
 	comma   [1]byte
 	shapes  [8]shape // member order of the last reordered object per depth
 
@@ -65,9 +64,6 @@ func putState(st *state) {
 	if cap(st.perm) > maxPooledNodes {
 		st.perm = nil
 	}
-	if cap(st.pieces) > maxPooledNodes {
-		st.pieces = nil
-	}
 	if cap(st.buf) > maxPooledBytes {
 		st.buf = nil
 	}
@@ -87,7 +83,7 @@ func putState(st *state) {
 		st.seen, st.keys = nil, nil
 	}
 	st.data, st.w, st.werr, st.poll = nil, nil, nil, 0
-	st.stack, st.members, st.pieces = st.stack[:0], st.members[:0], st.pieces[:0]
+	st.stack, st.members = st.stack[:0], st.members[:0]
 	st.arena, st.buf, st.tmp, st.spec = st.arena[:0], st.buf[:0], st.tmp[:0], st.spec[:0]
 	clear(st.keys[:cap(st.keys)])
 	st.keys = st.keys[:0]
