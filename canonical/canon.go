@@ -56,7 +56,7 @@ func (st *state) canonAt(data []byte, maxDepth int, stream bool, at int) (adopte
 		defer sp.finish()
 	}
 	st.spec, st.specStarted, st.specMissed = st.spec[:0], false, false
-	_, _, _, err = st.run(data, 0, maxDepth, stream && st.w != nil, passDocument, sp)
+	_, err = st.run(data, 0, maxDepth, stream && st.w != nil, passDocument, sp)
 	st.hole = nil // the worker's buffer goes back to the pool
 	return sp != nil && sp.adopted, err
 }
@@ -79,9 +79,11 @@ func (st *state) canonAt(data []byte, maxDepth int, stream bool, at int) (adopte
 // into an enclosing object: see probeTail. In document mode run reads one
 // whole document and, when sp is not nil, takes up sp's worker output when
 // it reaches sp.at as an array element.
-func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, sp *split) (end, deepest, closed int, err error) {
-	elements := mode != passDocument
-	probe := mode == passProbe
+func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, sp *split) (end int, err error) {
+	// What only the split needs lives in st.pass, out of the loop's
+	// registers.
+	ps := &st.pass
+	*ps = pass{mode: mode, sp: sp, checkAt: math.MaxInt, depthMark: maxDepth}
 	savedData := st.data
 	st.data = data // compareMembers reads raw keys from it
 	defer func() { st.data = savedData }()
@@ -104,26 +106,22 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 	i := skipSpace(data, i0)
 	from := i // data[from:i] is pending canonical output
 	expectKey := false
-	// checkAt is where the next comma calls for a look at the split: the
-	// worker polls for cancellation, the main pass meets the worker.
-	checkAt := math.MaxInt
-	spec := false // the root object's members stream speculatively (see speculate)
 	switch {
-	case elements:
+	case mode != passDocument:
 		stack = append(stack, frame{sorted: true})
-		deepest = 1
-		if !probe {
-			checkAt = i + sp.poll
+		ps.deepest, ps.depthMark = 1, min(1, maxDepth)
+		if mode == passWorker {
+			ps.checkAt = i + sp.poll
 		}
 	case sp != nil:
-		checkAt = sp.at
+		ps.checkAt = sp.at
 	}
 	for {
 		if expectKey {
 			// An object member starts at data[i]: `"key" :`.
 			expectKey = false
 			if i >= n || data[i] != '"' {
-				return 0, deepest, closed, syntaxError(data, i, "expecting a string key")
+				return 0, syntaxError(data, i, "expecting a string key")
 			}
 			// The member is filled in place: building it aside and
 			// copying it in stalls on store forwarding.
@@ -151,7 +149,7 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 			if end == 0 {
 				e, flags, err := scanString(data, i)
 				if err != nil {
-					return 0, deepest, closed, err
+					return 0, err
 				}
 				end = e
 				switch {
@@ -192,7 +190,7 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 				from, i = j, j
 			}
 			if i >= n || data[i] != ':' {
-				return 0, deepest, closed, syntaxError(data, i, "expecting ':'")
+				return 0, syntaxError(data, i, "expecting ':'")
 			}
 			i++
 			if i < n && data[i] <= ' ' {
@@ -204,7 +202,7 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 
 		// A value starts at data[i].
 		if i >= n {
-			return 0, deepest, closed, syntaxError(data, i, "expecting a value")
+			return 0, syntaxError(data, i, "expecting a value")
 		}
 		switch c := data[i]; c {
 		case '"':
@@ -238,7 +236,7 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 			}
 			end, flags, err := scanStringFrom(data, i, j)
 			if err != nil {
-				return 0, deepest, closed, err
+				return 0, err
 			}
 			if flags&flagCopy == 0 {
 				buf = append(buf, data[from:i]...)
@@ -247,15 +245,19 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 			}
 			i = end
 		case '{', '[':
-			if len(stack) >= maxDepth {
-				return 0, deepest, closed, errDepth()
+			if len(stack) >= ps.depthMark {
+				if len(stack) >= maxDepth {
+					return 0, errDepth()
+				}
+				// Deeper than ever, counting from the worker's first array.
+				ps.deepest = len(stack) + 1 - ps.closed
+				ps.depthMark = min(maxDepth, ps.deepest+ps.closed)
 			}
 			obj := c == '{'
 			if len(stack) == cap(stack) {
 				stack = slices.Grow(stack, 1)
 			}
 			stack = stack[:len(stack)+1]
-			deepest = max(deepest, len(stack)-closed)
 			f := &stack[len(stack)-1] // filled in place, as members are
 			f.start, f.base, f.arenaBase = uint32(len(buf)+i-from), uint32(len(members)), uint32(len(st.arena))
 			f.obj, f.sorted = obj, true
@@ -283,12 +285,12 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 				lit = "false"
 			}
 			if n-i < len(lit) || string(data[i:i+len(lit)]) != lit {
-				return 0, deepest, closed, syntaxError(data, i, "expecting a value")
+				return 0, syntaxError(data, i, "expecting a value")
 			}
 			i += len(lit)
 		default:
 			if c != '-' && (c < '0' || c > '9') {
-				return 0, deepest, closed, syntaxError(data, i, "expecting a value")
+				return 0, syntaxError(data, i, "expecting a value")
 			}
 			// Plain integers of up to 15 digits, decimals of up to 15
 			// significant digits without trailing zeros (from 1e-6 up),
@@ -320,7 +322,7 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 			}
 			end, copyEnd, ok := scanNumber(data, i)
 			if !ok {
-				return 0, deepest, closed, syntaxError(data, end, "malformed number")
+				return 0, syntaxError(data, end, "malformed number")
 			}
 			if copyEnd != end {
 				buf = append(buf, data[from:i]...)
@@ -343,7 +345,7 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 			}
 			if len(stack) == 0 {
 				if i != n {
-					return 0, deepest, closed, syntaxError(data, i, "expecting end of input")
+					return 0, syntaxError(data, i, "expecting end of input")
 				}
 				if stream && len(buf)+i-from >= flushSize {
 					st.write(buf)
@@ -353,10 +355,10 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 					buf = append(buf, data[from:i]...)
 				}
 				st.buf, st.stack, st.members = buf, stack, members[:mbase]
-				return i, deepest, closed, nil
+				return i, nil
 			}
 			if i >= n {
-				return 0, deepest, closed, syntaxError(data, i, "unterminated container")
+				return 0, syntaxError(data, i, "unterminated container")
 			}
 			top := &stack[len(stack)-1]
 			c := data[i]
@@ -367,31 +369,31 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 					buf = append(buf, data[from:i]...)
 					from, i = j, j
 				}
-				if i >= checkAt {
-					if elements {
+				if i >= ps.checkAt {
+					if ps.mode == passWorker {
 						if sp.stopped() {
-							return 0, deepest, closed, errCancelled
+							return 0, errCancelled
 						}
-						if objects == 0 || closed > 0 {
-							if closed == 0 {
+						if objects == 0 || ps.closed > 0 {
+							if ps.closed == 0 {
 								sp.publish(buf)
 							}
-							checkAt = i + sp.poll
+							ps.checkAt = i + sp.poll
 						}
 					} else {
-						checkAt = math.MaxInt
+						ps.checkAt = math.MaxInt
 						if !top.obj && i == sp.at {
 							buf = append(buf, data[from:i]...)
 							from = i
-							e, popped, sp2, err := st.adopt(sp, &buf, stack, members, objects, maxDepth, stream)
+							e, popped, spec, err := st.adopt(sp, &buf, stack, members, objects, maxDepth, stream)
 							if err != nil {
-								return 0, deepest, closed, err
+								return 0, err
 							}
 							// The worker's output, up to the closing
 							// bracket of the arrays it closed, is in buf
 							// (or hashed).
 							stack = stack[:len(stack)-popped]
-							from, i, spec = e, e, sp2
+							from, i, ps.spec = e, e, spec
 							continue
 						}
 						sp.cancel()
@@ -408,9 +410,9 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 			}
 			if top.obj {
 				if c != '}' {
-					return 0, deepest, closed, syntaxError(data, i, "expecting ',' or '}'")
+					return 0, syntaxError(data, i, "expecting ',' or '}'")
 				}
-				if probe && len(stack) == 1 {
+				if len(stack) == 1 && ps.mode == passProbe {
 					// The enclosing object a probe inferred closes: its
 					// members are the probe's result.
 					ms := members[top.base:]
@@ -422,9 +424,9 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 					}
 					buf = append(buf, data[from:i]...)
 					st.buf, st.stack, st.members = buf, stack[:0], members
-					return i, deepest, closed, nil
+					return i, nil
 				}
-				if !top.sorted || (spec && len(stack) == 1) {
+				if !top.sorted || (len(stack) == 1 && ps.spec) {
 					ms := members[top.base:]
 					// Member k runs from its key to the comma before member k+1.
 					for k := 0; k+1 < len(ms); k++ {
@@ -433,10 +435,10 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 					ms[len(ms)-1].end = uint32(len(buf) + i - from)
 					perm := st.order(ms, len(stack)-1)
 					switch {
-					case spec && len(stack) == 1:
+					case len(stack) == 1 && ps.spec:
 						buf = append(buf, data[from:i]...)
 						buf = st.finishSpec(buf, int(top.start), ms, perm)
-						spec = false
+						ps.spec = false
 					case stream && len(stack) == 1:
 						buf = append(buf, data[from:i]...)
 						buf = st.writeOrdered(buf, int(top.start), ms, perm)
@@ -459,23 +461,24 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 				st.arena = st.arena[:top.arenaBase]
 				objects--
 			} else if c != ']' {
-				return 0, deepest, closed, syntaxError(data, i, "expecting ',' or ']'")
+				return 0, syntaxError(data, i, "expecting ',' or ']'")
 			}
 			stack = stack[:len(stack)-1]
 			i++
-			if elements && len(stack) == 0 {
+			if len(stack) == 0 && ps.mode != passDocument {
 				// The array the worker started in (or one it climbed
 				// into) closed. If what follows shows that the enclosing
 				// container is an array too, climb into it; otherwise
 				// the main pass takes over here.
-				closed++
+				ps.closed++
+				ps.depthMark = min(maxDepth, ps.deepest+ps.closed)
 				buf = append(buf, data[from:i]...)
 				from = i
-				if closed == 1 && !probe {
-					sp.checkpoint(i, buf, deepest)
+				if ps.closed == 1 && ps.mode == passWorker {
+					sp.checkpoint(i, buf, ps.deepest)
 				}
 				if !enclosingArray(data, i) {
-					if probe {
+					if ps.mode == passProbe {
 						if j := skipSpace(data, i); j < n && (data[j] == '}' || data[j] == ',' && beforeColon(data, skipSpace(data, j+1))) {
 							// The enclosing container is an object: read
 							// on to its end.
@@ -486,7 +489,7 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 						}
 					}
 					st.buf, st.stack, st.members = buf, stack, members[:mbase]
-					return i, deepest, closed, nil
+					return i, nil
 				}
 				stack = append(stack, frame{sorted: true})
 			}

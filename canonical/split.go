@@ -44,6 +44,22 @@ import (
 // passMode is what run reads.
 type passMode uint8
 
+// pass is what run keeps for the split, in the state rather than in
+// locals: it is seldom looked at.
+type pass struct {
+	mode passMode
+	sp   *split
+	// checkAt is where the next comma calls for a look at the split: the
+	// worker polls for cancellation, the main pass meets the worker.
+	checkAt int
+	// deepest is the deepest nesting, the worker's first array being 1;
+	// closed counts the arrays closed; depthMark is the stack depth at
+	// which an opening bracket needs a look (deeper than ever, or too
+	// deep).
+	deepest, closed, depthMark int
+	spec                       bool // the root object is hashed on a guessed order
+}
+
 const (
 	passDocument passMode = iota // one whole document
 	passWorker                   // array elements, for the main pass
@@ -132,7 +148,8 @@ func (sp *split) work() {
 			sp.panicked, sp.err = r, errCancelled
 		}
 	}()
-	sp.end, sp.deepest, sp.closed, sp.err = sp.st.run(sp.data, sp.at, MaxDepth, false, passWorker, sp)
+	sp.end, sp.err = sp.st.run(sp.data, sp.at, MaxDepth, false, passWorker, sp)
+	sp.deepest, sp.closed = sp.st.pass.deepest, sp.st.pass.closed
 }
 
 func (sp *split) stopped() bool { return sp.stop.Load() }
@@ -378,8 +395,8 @@ func (st *state) probeTail(data []byte, start int) ([]member, bool) {
 	if start < 0 {
 		return nil, false
 	}
-	end, _, closed, err := st.run(data, start, MaxDepth, false, passProbe, nil)
-	if err != nil || closed != 1 || end >= len(data) || data[end] != '}' || skipSpace(data, end+1) != len(data) {
+	end, err := st.run(data, start, MaxDepth, false, passProbe, nil)
+	if err != nil || st.pass.closed != 1 || end >= len(data) || data[end] != '}' || skipSpace(data, end+1) != len(data) {
 		return nil, false
 	}
 	return st.members, true
