@@ -51,11 +51,11 @@ func (st *state) canonAt(data []byte, maxDepth int, stream bool, at int) (adopte
 			at = splitGuess(data, len(data)*share/100)
 		}
 	}
-	sp := startSplit(data, at, st.poll)
+	sp := startSplit(data, at, st.poll, st.testBounds, st.testHold)
 	if sp != nil {
 		defer sp.finish()
 	}
-	st.spec, st.specStarted, st.specMissed = st.spec[:0], false, false
+	st.spec, st.specStarted, st.specMissed, st.chained = st.spec[:0], false, false, false
 	_, err = st.run(data, 0, maxDepth, stream && st.w != nil, passDocument, sp)
 	st.hole = nil // the worker's buffer goes back to the pool
 	return sp != nil && sp.adopted, err
@@ -83,7 +83,7 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 	// What only the split needs lives in st.pass, out of the loop's
 	// registers.
 	ps := &st.pass
-	*ps = pass{mode: mode, sp: sp, checkAt: math.MaxInt, depthMark: maxDepth}
+	*ps = pass{mode: mode, sp: sp, checkAt: math.MaxInt, depthMark: maxDepth, res: ps.res, chunk: ps.chunk}
 	savedData := st.data
 	st.data = data // compareMembers reads raw keys from it
 	defer func() { st.data = savedData }()
@@ -110,8 +110,11 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 	case mode != passDocument:
 		stack = append(stack, frame{sorted: true})
 		ps.deepest, ps.depthMark = 1, min(1, maxDepth)
-		if mode == passWorker {
-			ps.checkAt = i + sp.poll
+		switch {
+		case mode == passWorker:
+			ps.checkAt = sp.nextCheck(i)
+		case mode == passChunk && ps.chunk+1 < len(sp.bounds):
+			ps.checkAt = sp.bounds[ps.chunk+1]
 		}
 	case sp != nil:
 		ps.checkAt = sp.at
@@ -370,17 +373,37 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 					from, i = j, j
 				}
 				if i >= ps.checkAt {
-					if ps.mode == passWorker {
+					switch {
+					case ps.mode == passWorker:
 						if sp.stopped() {
 							return 0, errCancelled
 						}
-						if objects == 0 || ps.closed > 0 {
-							if ps.closed == 0 {
-								sp.publish(buf)
-							}
+						switch {
+						case ps.closed > 0:
 							ps.checkAt = i + sp.poll
+						case objects == 0:
+							if len(stack) == 1 && sp.atBound(i) {
+								// The main pass took over from here.
+								buf = append(buf, data[from:i]...)
+								st.buf, st.stack, st.members = buf, stack, members[:mbase]
+								ps.res.stopped = true
+								return i, nil
+							}
+							sp.publish(buf)
+							ps.checkAt = sp.nextCheck(i)
 						}
-					} else {
+					case ps.mode == passChunk:
+						if objects == 0 && ps.closed == 0 && len(stack) == 1 {
+							if i == ps.checkAt {
+								// The next chunk starts here.
+								buf = append(buf, data[from:i]...)
+								st.buf, st.stack, st.members = buf, stack, members[:mbase]
+								ps.res.stopped = true
+								return i, nil
+							}
+							ps.checkAt = math.MaxInt
+						}
+					default:
 						ps.checkAt = math.MaxInt
 						if !top.obj && i == sp.at {
 							buf = append(buf, data[from:i]...)
@@ -474,8 +497,8 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 				ps.depthMark = min(maxDepth, ps.deepest+ps.closed)
 				buf = append(buf, data[from:i]...)
 				from = i
-				if ps.closed == 1 && ps.mode == passWorker {
-					sp.checkpoint(i, buf, ps.deepest)
+				if ps.closed == 1 && (ps.mode == passWorker || ps.mode == passChunk) {
+					ps.res.checkpoint(i, buf, ps.deepest)
 				}
 				if !enclosingArray(data, i) {
 					if ps.mode == passProbe {

@@ -31,3 +31,34 @@ func ChecksumJSONAt(tool string, raw []byte, at int) (string, SplitReport, error
 	sum, rep, err := checksumJSON(tool, raw, at, 1)
 	return sum, SplitReport{rep.adopted, rep.speculated, rep.missed}, err
 }
+
+// StringifyJSONChunks is StringifyJSONAt with the worker's stretch cut at
+// the given bounds; with hold the worker starts only once the main pass has
+// taken every chunk it could. chained reports whether chunks run by the
+// main pass followed the worker's output.
+func StringifyJSONChunks(data []byte, maxDepth, at int, bounds []int, hold bool) (out string, chained bool, err error) {
+	st := getState()
+	defer putState(st)
+	st.poll, st.testBounds, st.testHold = 1, bounds, hold
+	if _, err = st.canonAt(data, maxDepth, false, at); err != nil {
+		return "", st.chained, err
+	}
+	return string(st.buf), st.chained, nil
+}
+
+// ChecksumJSONChunks is ChecksumJSONAt with the worker's stretch cut at the
+// given bounds, as for StringifyJSONChunks.
+func ChecksumJSONChunks(tool string, raw []byte, at int, bounds []int, hold bool) (string, SplitReport, error) {
+	st := getState()
+	defer putState(st)
+	st.poll, st.testBounds, st.testHold = 1, bounds, hold
+	st.w = st.hasher()
+	st.buf = append(st.buf, `{"args":`...)
+	adopted, err := st.canonAt(raw, MaxDepth-1, true, at)
+	rep := SplitReport{adopted, st.specStarted, st.specMissed}
+	if err != nil {
+		return "", rep, err
+	}
+	sum, err := st.finishChecksum(tool)
+	return sum, rep, err
+}

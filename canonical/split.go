@@ -58,11 +58,15 @@ type pass struct {
 	// deep).
 	deepest, closed, depthMark int
 	spec                       bool // the root object is hashed on a guessed order
+
+	res   *stretch // where a worker or chunk pass keeps its checkpoint
+	chunk int      // a chunk pass's bound index
 }
 
 const (
 	passDocument passMode = iota // one whole document
 	passWorker                   // array elements, for the main pass
+	passChunk                    // array elements from a chunk bound, by the main pass
 	passProbe                    // array elements and the rest of the document (probeTail)
 )
 
@@ -94,62 +98,124 @@ func errDepth() error {
 	return fmt.Errorf("%w: nesting deeper than %d", ErrLimit, MaxDepth)
 }
 
-// split is one speculative second pass. The worker owns st and the result
-// fields until it closes done.
-type split struct {
-	data []byte
-	at   int // guessed element start
-	poll int // pollInterval, or less in tests
-	st   *state
-
-	// Result: end is just past the closing bracket of the last of the
-	// closed arrays; deepest counts the first array as 1.
+// stretch is one run of array elements (the worker's, or a chunk the main
+// pass took over) and its result. end is just past the closing bracket of
+// the last of the closed arrays, or the element start it stopped at;
+// deepest counts the first array as 1.
+type stretch struct {
+	st                   *state
 	end, deepest, closed int
 	err                  error
-	panicked             any
+	stopped              bool // at a chunk boundary, output up to its comma
 
 	// Checkpoint when the first array closed: the index past its bracket,
 	// the output up to there and the deepest nesting before.
 	end0, deepest0 int
 	out0           []byte
+}
+
+func (r *stretch) checkpoint(end int, out []byte, deepest int) {
+	r.end0, r.out0, r.deepest0 = end, out, deepest
+}
+
+// run runs r from data[at] in the given mode, ps.res pointing at r.
+func (r *stretch) run(data []byte, at int, mode passMode, sp *split, chunk int) {
+	r.st.pass.res, r.st.pass.chunk = r, chunk
+	r.end, r.err = r.st.run(data, at, MaxDepth, false, mode, sp)
+	r.deepest, r.closed = r.st.pass.deepest, r.st.pass.closed
+}
+
+// split is one speculative second pass. The worker owns w until it closes
+// done.
+//
+// The worker's stretch is cut into chunks at guessed element starts
+// (bounds). A main pass with nothing left to do takes chunks over from the
+// end, one at a time (limit is the first it took); the worker stops when
+// it reaches the bound of that chunk as an element of its first array, and
+// the main pass's chunks follow its output. If the worker passes the bound
+// any other way, the guess was wrong: the claim is void and the worker
+// goes on to the end.
+type split struct {
+	data []byte
+	at   int // guessed element start
+	poll int // pollInterval, or less in tests
+	w    stretch
+
+	bounds []int     // chunk starts after at, ascending
+	chunks []stretch // chunks run by the main pass, by bound index
+	next   int       // the worker's next bound
+
+	panicked any
 
 	// Output known final (published by the worker while in its first
 	// array, outside any object), for the main pass to hash early.
-	mu    sync.Mutex
-	pub   []byte
-	ready chan struct{} // a publication happened (buffered, never closed)
+	mu     sync.Mutex
+	pub    []byte
+	limit  int // the worker stops at bounds[limit]; len(bounds) for none
+	passed int // bounds the worker went past: no longer to be taken
+	void   bool
+	ready  chan struct{} // a publication happened (buffered, never closed)
 
 	stop    atomic.Bool
+	hold    chan struct{} // in tests: the worker starts when it is closed (by release)
 	done    chan struct{} // closed by the worker when it returns
 	waited  bool
 	adopted bool // the main pass used the worker's output
 }
 
 // startSplit starts a worker canonicalising data from the guessed element
-// start at; at < 0 means no guess, and nil is returned.
-func startSplit(data []byte, at, poll int) *split {
+// start at, in chunks from the given bounds on (nil: guessed); at < 0
+// means no guess, and nil is returned. hold, when not nil, holds the
+// worker back until the main pass has taken every chunk it could (tests).
+func startSplit(data []byte, at, poll int, bounds []int, hold bool) *split {
 	if at <= 0 || at >= len(data) {
 		return nil
 	}
 	if poll <= 0 {
 		poll = pollInterval
 	}
-	sp := &split{data: data, at: at, poll: poll, st: getState(),
+	if bounds == nil {
+		bounds = chunkBounds(data, at)
+	}
+	sp := &split{data: data, at: at, poll: poll, w: stretch{st: getState()},
+		bounds: bounds, chunks: make([]stretch, len(bounds)), limit: len(bounds),
 		done: make(chan struct{}), ready: make(chan struct{}, 1)}
-	go sp.work()
+	if hold {
+		sp.hold = make(chan struct{})
+	}
+	go sp.work(sp.hold)
 	return sp
 }
 
-func (sp *split) work() {
+// chunkCount is how many chunks the worker's stretch is cut into.
+const chunkCount = 8
+
+// chunkBounds guesses chunkCount-1 element starts spread over data after at.
+func chunkBounds(data []byte, at int) []int {
+	bounds := make([]int, 0, chunkCount-1)
+	prev := at
+	for k := 1; k < chunkCount; k++ {
+		b := splitGuess(data, at+(len(data)-at)*k/chunkCount)
+		if b > prev {
+			bounds = append(bounds, b)
+			prev = b
+		}
+	}
+	return bounds
+}
+
+func (sp *split) work(hold <-chan struct{}) {
 	defer close(sp.done)
 	defer func() {
 		// A fault is the main pass's to raise, as it would have met it.
 		if r := recover(); r != nil {
-			sp.panicked, sp.err = r, errCancelled
+			sp.panicked, sp.w.err = r, errCancelled
 		}
 	}()
-	sp.end, sp.err = sp.st.run(sp.data, sp.at, MaxDepth, false, passWorker, sp)
-	sp.deepest, sp.closed = sp.st.pass.deepest, sp.st.pass.closed
+	if hold != nil {
+		<-hold
+	}
+	sp.w.run(sp.data, sp.at, passWorker, sp, -1)
 }
 
 func (sp *split) stopped() bool { return sp.stop.Load() }
@@ -159,23 +225,80 @@ func (sp *split) cancel() { sp.stop.Store(true) }
 
 func (sp *split) wait() {
 	if !sp.waited {
+		sp.release()
 		<-sp.done
 		sp.waited = true
 	}
 }
 
+// release lets a held worker start.
+func (sp *split) release() {
+	if sp.hold != nil {
+		close(sp.hold)
+		sp.hold = nil
+	}
+}
+
 // finish cancels the worker if it still runs, waits for it and releases
-// its state.
+// the states.
 func (sp *split) finish() {
 	sp.cancel()
 	sp.wait()
-	putState(sp.st)
-	sp.st = nil
+	putState(sp.w.st)
+	sp.w.st = nil
+	for k := range sp.chunks {
+		if sp.chunks[k].st != nil {
+			putState(sp.chunks[k].st)
+			sp.chunks[k].st = nil
+		}
+	}
 }
 
-// checkpoint records, on the worker, the close of its first array.
-func (sp *split) checkpoint(end int, out []byte, deepest int) {
-	sp.end0, sp.out0, sp.deepest0 = end, out, deepest
+// atBound is called by the worker at element starts i of its first array
+// from the next bound on; it reports whether to stop there, the main pass
+// having taken the chunk from there on.
+func (sp *split) atBound(i int) bool {
+	for sp.next < len(sp.bounds) && i >= sp.bounds[sp.next] {
+		sp.mu.Lock()
+		if sp.limit == sp.next {
+			if i == sp.bounds[sp.next] {
+				sp.mu.Unlock()
+				return true
+			}
+			sp.void = true // the bound was no element start
+		}
+		sp.passed = sp.next + 1
+		sp.mu.Unlock()
+		sp.next++
+	}
+	return false
+}
+
+// nextCheck is where the worker at i next looks at the split: a poll, or
+// its next bound.
+func (sp *split) nextCheck(i int) int {
+	c := i + sp.poll
+	if sp.next < len(sp.bounds) {
+		c = min(c, sp.bounds[sp.next])
+	}
+	return c
+}
+
+// takeChunk takes over the last chunk the worker has not reached yet, if
+// any, and runs it; it reports whether it did.
+func (sp *split) takeChunk() bool {
+	sp.mu.Lock()
+	k := sp.limit - 1
+	if sp.void || k < sp.passed {
+		sp.mu.Unlock()
+		return false
+	}
+	sp.limit = k
+	sp.mu.Unlock()
+	c := &sp.chunks[k]
+	c.st = getState()
+	c.run(sp.data, sp.bounds[k], passChunk, sp, k)
+	return true
 }
 
 // publish offers the worker's output so far, final, to the main pass.
@@ -189,34 +312,73 @@ func (sp *split) publish(out []byte) {
 	}
 }
 
-// follow hashes (writes) the worker's published output as it comes, until
-// the worker returns; it returns how much it wrote.
-func (sp *split) follow(st *state) int {
+// follow waits for the worker, meanwhile taking chunks over and, with
+// hash set, hashing (writing) the worker's published output as it comes;
+// it returns how much of that it wrote.
+func (sp *split) follow(st *state, hash bool) int {
 	written := 0
 	for {
-		select {
-		case <-sp.done:
-			sp.waited = true
-			st.write(sp.pub[written:]) // done orders the last publication before
-			return len(sp.pub)
-		case <-sp.ready:
+		if hash {
 			sp.mu.Lock()
 			out := sp.pub
 			sp.mu.Unlock()
 			st.write(out[written:])
 			written = len(out)
 		}
+		select {
+		case <-sp.done:
+			sp.waited = true
+			if hash {
+				st.write(sp.pub[written:]) // done orders the last publication before
+				written = len(sp.pub)
+			}
+			return written
+		default:
+		}
+		if sp.takeChunk() {
+			continue
+		}
+		sp.release()
+		select {
+		case <-sp.done:
+		case <-sp.ready:
+		}
 	}
+}
+
+// result chains the worker's stretch with the chunks the main pass ran
+// after it: the outputs in order (the worker's first, the last stretch's
+// last), and the stretch whose end is the end of the chain (its deepest
+// raised to the chain's).
+func (sp *split) result() (outs [][]byte, last stretch) {
+	last = sp.w
+	if !last.stopped {
+		return [][]byte{last.st.buf}, last
+	}
+	outs = [][]byte{last.st.buf}
+	prior := last.deepest // deepest before the last stretch
+	for k := sp.limit; ; k++ {
+		last = sp.chunks[k]
+		if !last.stopped || last.err != nil {
+			break
+		}
+		prior = max(prior, last.deepest)
+		outs = append(outs, last.st.buf)
+	}
+	// The last stretch's output (when it has one) comes last.
+	outs = append(outs, last.st.buf)
+	last.deepest, last.deepest0 = max(prior, last.deepest), max(prior, last.deepest0)
+	return outs, last
 }
 
 // adopt is called by the main pass on reaching sp.at as an element of an
 // array, the top of stack, with its output so far in *buf and objects
 // objects open (members are those of the open objects). It waits for the
-// worker and takes up its output: all of it when the enclosing containers
-// the worker took for arrays are arrays, else up to the close of the array
-// it started in (the main pass redoes the rest). It returns where the main
-// pass resumes, after a value, and how many arrays the worker closed; or
-// the error the main pass would have met there.
+// worker (taking chunks over meanwhile) and takes up the output: all of it
+// when the enclosing containers the stretch took for arrays are arrays,
+// else up to the close of the array it started in (the main pass redoes
+// the rest). It returns where the main pass resumes, after a value, and how
+// many arrays were closed; or the error the main pass would have met there.
 //
 // While the worker runs, its finished output is hashed as it comes when
 // streaming and nothing before it can move (objects == 0), or when the
@@ -227,64 +389,70 @@ func (st *state) adopt(sp *split, buf *[]byte, stack []frame, members []member, 
 	if stream && objects == 1 && len(stack) == 2 && stack[0].obj {
 		spec = st.speculate(sp.data, *buf, stack[0], members[stack[0].base:])
 	}
-	written := 0
-	switch {
-	case direct:
+	if direct {
 		st.write(*buf)
 		*buf = (*buf)[:0]
-		written = sp.follow(st)
-	case spec:
-		written = sp.follow(st)
-	default:
-		sp.wait()
 	}
+	written := sp.follow(st, direct || spec)
 	if sp.panicked != nil {
 		panic(sp.panicked)
 	}
 	sp.adopted = true
-	// The worker assumed that the arrays it closed and, when it stopped
+	outs, last := sp.result()
+	st.chained = len(outs) > 1
+	// The stretch assumed that the arrays it closed and, when it stopped
 	// inside one, that one, are arrays.
-	assumed := sp.closed
-	if sp.err != nil {
+	assumed := last.closed
+	if last.err != nil {
 		assumed++
 	}
 	whole := assumed <= len(stack)
 	for k := len(stack) - min(assumed, len(stack)); whole && k < len(stack); k++ {
 		whole = !stack[k].obj
 	}
-	var out []byte
 	switch {
-	case whole && (errors.Is(sp.err, ErrLimit) || len(stack)-1+sp.deepest > maxDepth):
+	case whole && (errors.Is(last.err, ErrLimit) || len(stack)-1+last.deepest > maxDepth):
 		// The main pass would have gone too deep somewhere in the
-		// worker's stretch, before any other error there.
+		// stretch, before any other error there.
 		return 0, 0, false, errDepth()
-	case whole && sp.err != nil:
-		return 0, 0, false, sp.err
+	case whole && last.err != nil:
+		return 0, 0, false, last.err
 	case whole:
-		out, end, popped = sp.st.buf, sp.end, sp.closed
-	case len(stack)-1+sp.deepest0 > maxDepth:
+		end, popped = last.end, last.closed
+	case len(stack)-1+last.deepest0 > maxDepth:
 		return 0, 0, false, errDepth()
 	default:
-		// The worker closed its first array (it assumed more only after
+		// The stretch closed its first array (it assumed more only after
 		// that), and the main pass goes on from there.
-		out, end, popped = sp.out0, sp.end0, 1
+		outs[len(outs)-1] = last.out0
+		end, popped = last.end0, 1
 	}
-	if direct {
-		*buf = append(*buf, out[written:]...)
-		return end, popped, false, nil
-	}
-	if spec {
+	switch {
+	case direct:
+		for k, out := range outs {
+			if k == 0 {
+				out = out[written:]
+			}
+			*buf = append(*buf, out...)
+		}
+	case spec:
 		// The member holding the array is complete: hash the rest of it.
-		// Its text stays in the worker's buffer, its place in buf a hole
+		// The worker's text stays in its buffer, its place in buf a hole
 		// that only a wrong guess needs filled (see finishSpec).
-		st.write(out[written:])
-		st.hole, st.holeAt = out, len(*buf)
-		*buf = slices.Grow(*buf, len(out))
-		*buf = (*buf)[:st.holeAt+len(out)]
+		st.write(outs[0][written:])
+		st.hole, st.holeAt = outs[0], len(*buf)
+		*buf = slices.Grow(*buf, len(outs[0]))
+		*buf = (*buf)[:st.holeAt+len(outs[0])]
+		for _, out := range outs[1:] {
+			st.write(out)
+			*buf = append(*buf, out...)
+		}
 		st.specEnd = len(*buf)
-		return end, popped, spec, nil
+	default:
+		for _, out := range outs {
+			*buf = append(*buf, out...)
+		}
 	}
-	*buf = append(*buf, out...)
 	return end, popped, spec, nil
 }
 

@@ -234,6 +234,72 @@ func TestSplitLargeDocument(t *testing.T) {
 	}
 }
 
+// elementOffsets returns the offsets of doc after a comma or an opening
+// bracket (whitespace aside), from lo on.
+func elementOffsets(doc []byte, lo int) []int {
+	var out []int
+	for at := max(lo, 1); at < len(doc); at++ {
+		if afterComma(doc, at) {
+			out = append(out, at)
+		}
+	}
+	return out
+}
+
+// TestSplitChunks checks the main pass taking chunks of the worker's
+// stretch over: at every element-like split, with bounds at every later
+// element, at random offsets (often no element starts) and at a single
+// one; with the worker held back until the main pass has taken all it
+// could, and not. Text and checksum must be the serial ones.
+func TestSplitChunks(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	rng := rand.New(rand.NewPCG(5, 6))
+	docs := append(append([]string{}, splitDocs...), specDocs...)
+	for _, doc := range splitDocs[:6] {
+		for pos := 0; pos < len(doc); pos += 3 {
+			docs = append(docs, doc[:pos]+"]"+doc[pos+1:], doc[:pos]+`"`+doc[pos+1:])
+		}
+	}
+	chained := 0
+	for _, doc := range docs {
+		d := []byte(doc)
+		for _, at := range elementOffsets(d, 1) {
+			var random []int
+			for b := at + 1; b < len(d); b++ {
+				if rng.IntN(3) == 0 {
+					random = append(random, b)
+				}
+			}
+			boundSets := [][]int{elementOffsets(d, at+1), random, {at + 1 + rng.IntN(len(d)-at)}}
+			for _, bounds := range boundSets {
+				for _, hold := range []bool{true, false} {
+					for _, depth := range []int{canonical.MaxDepth, 3} {
+						want, _, wantErr := canonical.StringifyJSONAt(d, depth, -1)
+						got, ch, err := canonical.StringifyJSONChunks(d, depth, at, bounds, hold)
+						if ch {
+							chained++
+						}
+						if got != want || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+							t.Fatalf("%q depth %d split at %d bounds %v hold %v:\n got %q, %v\nwant %q, %v",
+								doc, depth, at, bounds, hold, got, err, want, wantErr)
+						}
+					}
+					wantSum, _, wantErr := canonical.ChecksumJSONAt("t", d, -1)
+					sum, rep, err := canonical.ChecksumJSONChunks("t", d, at, bounds, hold)
+					if sum != wantSum || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+						t.Fatalf("%q checksum split at %d bounds %v hold %v (%+v): %s, %v; want %s, %v",
+							doc, at, bounds, hold, rep, sum, err, wantSum, wantErr)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d runs chained chunks", chained)
+	if chained < 200 {
+		t.Fatalf("only %d runs chained the main pass's chunks", chained)
+	}
+}
+
 // FuzzSplit checks a split at any offset of any input against the serial
 // pass, for the text and for the checksum.
 func FuzzSplit(f *testing.F) {
@@ -242,16 +308,20 @@ func FuzzSplit(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, doc []byte, at uint16, depth uint8) {
 		maxDepth := canonical.MaxDepth
-		if depth > 0 {
+		if depth&0x7f > 0 {
 			maxDepth = int(depth % 8)
 		}
+		// The worker's stretch is cut at every later element, and held
+		// back when the top bit of depth is set.
+		bounds := elementOffsets(doc, int(at)+1)
+		hold := depth&0x80 != 0
 		want, _, wantErr := canonical.StringifyJSONAt(doc, maxDepth, -1)
-		got, _, err := canonical.StringifyJSONAt(doc, maxDepth, int(at))
+		got, _, err := canonical.StringifyJSONChunks(doc, maxDepth, int(at), bounds, hold)
 		if got != want || fmt.Sprint(err) != fmt.Sprint(wantErr) {
 			t.Fatalf("split at %d: %q, %v; want %q, %v", at, got, err, want, wantErr)
 		}
 		wantSum, _, wantErr := canonical.ChecksumJSONAt("t", doc, -1)
-		sum, rep, err := canonical.ChecksumJSONAt("t", doc, int(at))
+		sum, rep, err := canonical.ChecksumJSONChunks("t", doc, int(at), bounds, hold)
 		if sum != wantSum || fmt.Sprint(err) != fmt.Sprint(wantErr) {
 			t.Fatalf("checksum split at %d (%+v): %s, %v; want %s, %v", at, rep, sum, err, wantSum, wantErr)
 		}
