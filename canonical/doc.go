@@ -100,8 +100,10 @@
 // guessed element start onwards while the calling goroutine reads up to
 // there, checks the guess and takes up the worker's output (a wrong guess
 // only costs the worker's time; the result, errors included, is the serial
-// one). [ChecksumJSON] also hashes the worker's output while it is being
-// produced, guessing the order of the root object's members from a probe of
-// the document's end and checking the guess when the root object closes.
-// Both goroutines have ended when the call returns.
+// one); when the worker falls behind, the calling goroutine takes chunks of
+// its stretch over from the end. [ChecksumJSON] also hashes the worker's
+// output while it is being produced, guessing the order of the root
+// object's members from a probe of the document's end and checking the
+// guess when the root object closes. Both goroutines have ended when the
+// call returns.
 package canonical

@@ -40,6 +40,13 @@ import (
 // is hashed, then that member's text as it comes. When the root object
 // closes, finishSpec checks the guess against the real order and, if it was
 // wrong, hashes everything again from the retained output.
+//
+// The two goroutines rarely run at the same speed on a shared machine. So
+// the worker's stretch is cut into chunks at guessed element starts, and a
+// main pass left waiting takes chunks over from the end (see split); their
+// output follows the worker's, and is checked the same way: a chunk counts
+// only if the stretch before it stopped exactly at its start, as an element
+// of the first array.
 
 // passMode is what run reads.
 type passMode uint8
