@@ -291,12 +291,12 @@ func (sp *split) nextCheck(i int) int {
 	return c
 }
 
-// takeChunk takes over the last chunk the worker has not reached yet, if
-// any, and runs it; it reports whether it did.
+// takeChunk takes over the last chunk not taken yet, if the worker is a
+// whole chunk away from it, and runs it; it reports whether it did.
 func (sp *split) takeChunk() bool {
 	sp.mu.Lock()
 	k := sp.limit - 1
-	if sp.void || k < sp.passed {
+	if sp.void || k <= sp.passed {
 		sp.mu.Unlock()
 		return false
 	}
