@@ -276,7 +276,7 @@ func TestSplitChunks(t *testing.T) {
 					for _, depth := range []int{canonical.MaxDepth, 3} {
 						want, _, wantErr := canonical.StringifyJSONAt(d, depth, -1)
 						got, ch, err := canonical.StringifyJSONChunks(d, depth, at, bounds, hold)
-						if ch {
+						if ch && hold {
 							chained++
 						}
 						if got != want || fmt.Sprint(err) != fmt.Sprint(wantErr) {
@@ -294,9 +294,10 @@ func TestSplitChunks(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d runs chained chunks", chained)
-	if chained < 200 {
-		t.Fatalf("only %d runs chained the main pass's chunks", chained)
+	// Held workers make the count independent of scheduling.
+	t.Logf("%d runs with a held worker chained chunks", chained)
+	if chained < 80 {
+		t.Fatalf("only %d runs with a held worker chained the main pass's chunks", chained)
 	}
 }
 
