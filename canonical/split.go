@@ -589,6 +589,9 @@ func probeGuess(data []byte) int {
 			continue
 		}
 		j := skipSpace(data, i+1)
+		if j >= len(data) {
+			continue // a comma with only whitespace after it: no element starts here
+		}
 		k := i - 1
 		for k > 0 && isSpace(data[k]) {
 			k--

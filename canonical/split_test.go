@@ -328,3 +328,25 @@ func FuzzSplit(f *testing.F) {
 		}
 	})
 }
+
+// TestSplitTruncatedEnd: a large document cut off after a comma (a model
+// output stopped mid-list) is invalid JSON on the parallel path as on the
+// serial one, whatever whitespace follows the comma; the tail probe used to
+// read past the end of such a document.
+func TestSplitTruncatedEnd(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	body := `{"a":[` + strings.Repeat("0,", 530_000) + `0], `
+	records := string(benchDoc(1<<20 + 64<<10))
+	records = records[:len(records)-1] // drop the root's closing brace
+	for _, doc := range []string{body, body[:len(body)-1], `{"a":[` + strings.Repeat("0,", 530_000) + "0],\n", records + ",", records + ", \t\r\n"} {
+		_, _, wantErr := canonical.StringifyJSONAt([]byte(doc), canonical.MaxDepth, -1)
+		if !errors.Is(wantErr, canonical.ErrInvalidJSON) {
+			t.Fatalf("serial pass accepted a truncated document: %v", wantErr)
+		}
+		_, err := canonical.ChecksumJSON("t", []byte(doc))
+		_, err2 := canonical.StringifyJSON([]byte(doc))
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) || fmt.Sprint(err2) != fmt.Sprint(wantErr) {
+			t.Errorf("truncated document ending %q: %v / %v; want %v", doc[len(doc)-6:], err, err2, wantErr)
+		}
+	}
+}
