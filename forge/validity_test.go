@@ -100,6 +100,8 @@ func TestValidatorsAgree(t *testing.T) {
 		`{"type":"object","$defs":{"pos":{"type":"integer","minimum":1}},"properties":{"a":{"$ref":"#/$defs/pos"},"s":{"type":"string","pattern":"^[a-z]+$","maxLength":4}}}`,
 		`{"type":"object","properties":{"a":{"not":{"type":"string"}},"b":{"if":{"type":"integer"},"then":{"minimum":5},"else":{"type":"string"}}}}`,
 		`{"type":"object","minProperties":1,"maxProperties":2,"propertyNames":{"maxLength":3},"dependentRequired":{"a":["b"]}}`,
+		`{"type":"object","properties":{"e":{"type":"string","format":"email"},"d":{"format":"date-time"},"c":{"contentEncoding":"base64"}}}`,
+		`{"type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"integer"}],"items":false,"contains":{"const":1},"maxContains":1}}}`,
 	}
 	instances := []string{
 		`{}`, `{"city":"Oslo"}`, `{"city":"Oslo","days":3}`, `{"city":"Oslo","days":3.0}`, `{"city":"Oslo","days":3.5}`,
@@ -108,7 +110,8 @@ func TestValidatorsAgree(t *testing.T) {
 		`{"tags":["ab","cd","ef"]}`, `{"o":{"x":null}}`, `{"o":{"x":1.5}}`, `{"o":{}}`, `{"x_a":true}`, `{"x_a":1}`, `{"y":true}`,
 		`{"a":1,"b":"k"}`, `{"a":1,"b":"j"}`, `{"a":1,"b":"k","c":0}`, `{"a":1}`, `{"b":1}`, `{"a":1,"b":2}`,
 		`{"a":0,"s":"abc"}`, `{"a":2,"s":"ABC"}`, `{"a":2,"s":"abcde"}`, `{"a":"x"}`, `{"b":4}`, `{"b":6}`, `{"b":"s"}`, `{"b":true}`,
-		`{"abcd":1}`, `{"a":1,"b":2,"c":3}`,
+		`{"abcd":1}`, `{"a":1,"b":2,"c":3}`, `{"e":"not an email"}`, `{"e":"a@b.c","d":"yesterday"}`, `{"c":"%%%"}`,
+		`{"a":[1]}`, `{"a":[1,1]}`, `{"a":[2]}`, `{"a":["x"]}`, `{"a":[]}`,
 	}
 	for si, doc := range schemas {
 		tool := mustTool(t, json.RawMessage(doc), echoHandler, nil)
