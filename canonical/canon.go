@@ -48,7 +48,7 @@ func (st *state) canonAt(data []byte, maxDepth int, stream bool, at int) (adopte
 			if stream && st.w != nil {
 				share = hashShare
 			}
-			at = splitGuess(data, len(data)*share/100)
+			at = splitGuess(data, len(data)*share/100, guessWindow)
 		}
 	}
 	sp := startSplit(data, at, st.poll, st.testBounds, st.testHold)
@@ -83,7 +83,7 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 	// What only the split needs lives in st.pass, out of the loop's
 	// registers.
 	ps := &st.pass
-	*ps = pass{mode: mode, sp: sp, checkAt: math.MaxInt, depthMark: maxDepth, res: ps.res, chunk: ps.chunk}
+	*ps = pass{mode: mode, checkAt: math.MaxInt, depthMark: maxDepth, res: ps.res, chunk: ps.chunk}
 	savedData := st.data
 	st.data = data // compareMembers reads raw keys from it
 	defer func() { st.data = savedData }()
@@ -94,6 +94,9 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 		// root object): one allocation of about its final size rather
 		// than a doubling series.
 		size := len(data) - i0
+		if mode == passChunk && ps.chunk+1 < len(sp.bounds) {
+			size = sp.bounds[ps.chunk+1] - i0 // a chunk usually ends at the next bound
+		}
 		grown := make([]byte, len(buf), len(buf)+size+size/16+64)
 		copy(grown, buf)
 		buf = grown
@@ -499,6 +502,9 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 				from = i
 				if ps.closed == 1 && (ps.mode == passWorker || ps.mode == passChunk) {
 					ps.res.checkpoint(i, buf, ps.deepest)
+					if ps.mode == passWorker {
+						sp.closedFirst()
+					}
 				}
 				if !enclosingArray(data, i) {
 					if ps.mode == passProbe {

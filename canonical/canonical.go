@@ -103,6 +103,9 @@ func Checksum(tool string, args any) (string, error) {
 // ChecksumJSON is Checksum for arguments given as raw JSON text. The
 // canonical text is streamed into the hash; only the members of objects
 // whose keys are out of order wait in memory until their object closes.
+// When a large document is split between two goroutines (see the package
+// documentation), the worker's share of the text, up to about two thirds of
+// the document, also waits in memory until the call ends.
 func ChecksumJSON(tool string, raw []byte) (string, error) {
 	sum, _, err := checksumJSON(tool, raw, splitAuto, 0)
 	return sum, err

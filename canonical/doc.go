@@ -105,5 +105,8 @@
 // output while it is being produced, guessing the order of the root
 // object's members from a probe of the document's end and checking the
 // guess when the root object closes. Both goroutines have ended when the
-// call returns.
+// call returns. The split holds the worker's share of the canonical text
+// (up to about two thirds of the document) in memory until the call ends,
+// and an invalid document is only reported once the worker has stopped,
+// which it checks for between array elements.
 package canonical

@@ -3,7 +3,7 @@ package canonical
 // Test-only exports of the split machinery.
 
 // SplitGuess exposes splitGuess from the middle of data.
-func SplitGuess(data []byte) int { return splitGuess(data, len(data)/2) }
+func SplitGuess(data []byte) int { return splitGuess(data, len(data)/2, guessWindow) }
 
 // StringifyJSONAt is StringifyJSON with nesting bounded by maxDepth and a
 // worker started at the offset at whatever the document's size (-1: none);

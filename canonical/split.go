@@ -55,7 +55,6 @@ type passMode uint8
 // locals: it is seldom looked at.
 type pass struct {
 	mode passMode
-	sp   *split
 	// checkAt is where the next comma calls for a look at the split: the
 	// worker polls for cancellation, the main pass meets the worker.
 	checkAt int
@@ -175,8 +174,8 @@ type split struct {
 
 // startSplit starts a worker canonicalising data from the guessed element
 // start at, in chunks from the given bounds on (nil: guessed); at < 0
-// means no guess, and nil is returned. hold, when not nil, holds the
-// worker back until the main pass has taken every chunk it could (tests).
+// means no guess, and nil is returned. hold holds the worker back until the
+// main pass has taken every chunk it could (tests).
 func startSplit(data []byte, at, poll int, bounds []int, hold bool) *split {
 	if at <= 0 || at >= len(data) {
 		return nil
@@ -197,6 +196,9 @@ func startSplit(data []byte, at, poll int, bounds []int, hold bool) *split {
 	return sp
 }
 
+// guessWindow is how far splitGuess looks for the worker's start.
+const guessWindow = 256 << 10
+
 // chunkCount is how many chunks the worker's stretch is cut into.
 const chunkCount = 8
 
@@ -204,8 +206,9 @@ const chunkCount = 8
 func chunkBounds(data []byte, at int) []int {
 	bounds := make([]int, 0, chunkCount-1)
 	prev := at
+	spacing := (len(data) - at) / chunkCount
 	for k := 1; k < chunkCount; k++ {
-		b := splitGuess(data, at+(len(data)-at)*k/chunkCount)
+		b := splitGuess(data, at+spacing*k, min(guessWindow, spacing))
 		if b > prev {
 			bounds = append(bounds, b)
 			prev = b
@@ -282,6 +285,15 @@ func (sp *split) atBound(i int) bool {
 		sp.next++
 	}
 	return false
+}
+
+// closedFirst is called when the worker closes its first array: it no
+// longer stops at bounds, so chunks not yet taken could never follow its
+// output.
+func (sp *split) closedFirst() {
+	sp.mu.Lock()
+	sp.void = true
+	sp.mu.Unlock()
 }
 
 // nextCheck is where the worker at i next looks at the split: a poll, or
@@ -641,25 +653,29 @@ func beforeColon(data []byte, i int) bool {
 	return k < n && data[k] == ':'
 }
 
-// splitGuess returns an offset from data[lo] on that looks like the start
-// of an array element: preferably a container following a container
-// (`},{`, `],[`: records), else the first byte after a comma that no
-// object member could follow. -1 means none was found nearby.
-func splitGuess(data []byte, lo int) int {
-	const window = 256 << 10
+// splitGuess returns an offset from data[lo] on, within window bytes, that
+// looks like the start of an array element: preferably a container
+// following a container (`},{`, `],[`: records), else the first byte after a
+// comma that no object member could follow, found while looking on for a
+// record boundary no further than fallbackLook past it. -1 means none was
+// found.
+func splitGuess(data []byte, lo, window int) int {
+	const fallbackLook = 4 << 10
 	n := len(data)
 	hi := min(n, lo+window)
 	fallback := -1
-	for i := lo; i < hi; i++ {
-		if data[i] != ',' {
-			continue
+	for i := max(lo, 1); i < hi; i++ {
+		c := bytes.IndexByte(data[i:hi], ',')
+		if c < 0 {
+			break
 		}
-		j := skipSpace(data, i+1)
-		if j >= n {
+		i += c
+		j := skipSpace(data[:hi], i+1)
+		if j >= hi {
 			break
 		}
 		k := i - 1
-		for k > 0 && isSpace(data[k]) {
+		for k > lo && isSpace(data[k]) {
 			k--
 		}
 		if c := data[j]; (c == '{' || c == '[') && (data[k] == '}' || data[k] == ']') {
@@ -667,6 +683,7 @@ func splitGuess(data []byte, lo int) int {
 		}
 		if fallback < 0 && !beforeColon(data, j) {
 			fallback = j
+			hi = min(hi, j+fallbackLook)
 		}
 	}
 	return fallback
