@@ -73,10 +73,12 @@ func (st *state) canonAt(data []byte, maxDepth int, stream bool, at int) (adopte
 // In the worker and probe modes data[i0] is taken to start an element of an
 // array whose opening bracket was not seen: run canonicalises the elements
 // and the closing bracket, and climbs into enclosing containers that look
-// like arrays; it returns the index just past the last closing bracket,
-// how many arrays it closed (its output is their remaining text) and the
-// deepest nesting reached, the first array being 1. A probe also reads on
-// into an enclosing object: see probeTail. In document mode run reads one
+// like arrays. It returns where it stopped: just past the last closing
+// bracket, at the next chunk's element start (a chunk, or the worker when
+// the main pass took over from there), or at the closing brace of an
+// enclosing object (a probe, which reads on into it: see probeTail). How
+// many arrays it closed (its output is their remaining text) and the
+// deepest nesting reached, the first array being 1, are left in st.pass. In document mode run reads one
 // whole document and, when sp is not nil, takes up sp's worker output when
 // it reaches sp.at as an array element.
 func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, sp *split) (end int, err error) {
@@ -442,9 +444,7 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 					// The enclosing object a probe inferred closes: its
 					// members are the probe's result.
 					ms := members[top.base:]
-					for k := 0; k+1 < len(ms); k++ {
-						ms[k].end = ms[k+1].start - 1
-					}
+					linkEnds(ms)
 					if len(ms) > 0 {
 						ms[len(ms)-1].end = uint32(len(buf) + i - from)
 					}
@@ -454,10 +454,7 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 				}
 				if !top.sorted || (len(stack) == 1 && ps.spec) {
 					ms := members[top.base:]
-					// Member k runs from its key to the comma before member k+1.
-					for k := 0; k+1 < len(ms); k++ {
-						ms[k].end = ms[k+1].start - 1
-					}
+					linkEnds(ms)
 					ms[len(ms)-1].end = uint32(len(buf) + i - from)
 					perm := st.order(ms, len(stack)-1)
 					switch {

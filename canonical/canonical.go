@@ -107,7 +107,7 @@ func Checksum(tool string, args any) (string, error) {
 // documentation), the worker's share of the text, up to about two thirds of
 // the document, also waits in memory until the call ends.
 func ChecksumJSON(tool string, raw []byte) (string, error) {
-	sum, _, err := checksumJSON(tool, raw, splitAuto, 0)
+	sum, _, err := checksumJSON(tool, raw, splitAuto, nil)
 	return sum, err
 }
 
@@ -116,12 +116,15 @@ func ChecksumJSON(tool string, raw []byte) (string, error) {
 // the guess was wrong).
 type splitReport struct{ adopted, speculated, missed bool }
 
-// checksumJSON is ChecksumJSON with the split guess of canonAt and the
-// worker's poll interval (0: pollInterval).
-func checksumJSON(tool string, raw []byte, at, poll int) (sum string, rep splitReport, err error) {
+// checksumJSON is ChecksumJSON with the split guess of canonAt; tune,
+// when not nil, adjusts the state first (tests: the worker's poll interval,
+// chunk bounds).
+func checksumJSON(tool string, raw []byte, at int, tune func(*state)) (sum string, rep splitReport, err error) {
 	st := getState()
 	defer putState(st)
-	st.poll = poll
+	if tune != nil {
+		tune(st)
+	}
 	st.w = st.hasher()
 	st.buf = append(st.buf, `{"args":`...)
 	rep.adopted, err = st.canonAt(raw, MaxDepth-1, true, at)

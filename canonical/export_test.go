@@ -28,7 +28,7 @@ type SplitReport struct{ Adopted, Speculated, Missed bool }
 // whatever the document's size (-1: none). The worker publishes its
 // output and looks for cancellation at every comma.
 func ChecksumJSONAt(tool string, raw []byte, at int) (string, SplitReport, error) {
-	sum, rep, err := checksumJSON(tool, raw, at, 1)
+	sum, rep, err := checksumJSON(tool, raw, at, func(st *state) { st.poll = 1 })
 	return sum, SplitReport{rep.adopted, rep.speculated, rep.missed}, err
 }
 
@@ -49,16 +49,6 @@ func StringifyJSONChunks(data []byte, maxDepth, at int, bounds []int, hold bool)
 // ChecksumJSONChunks is ChecksumJSONAt with the worker's stretch cut at the
 // given bounds, as for StringifyJSONChunks.
 func ChecksumJSONChunks(tool string, raw []byte, at int, bounds []int, hold bool) (string, SplitReport, error) {
-	st := getState()
-	defer putState(st)
-	st.poll, st.testBounds, st.testHold = 1, bounds, hold
-	st.w = st.hasher()
-	st.buf = append(st.buf, `{"args":`...)
-	adopted, err := st.canonAt(raw, MaxDepth-1, true, at)
-	rep := SplitReport{adopted, st.specStarted, st.specMissed}
-	if err != nil {
-		return "", rep, err
-	}
-	sum, err := st.finishChecksum(tool)
-	return sum, rep, err
+	sum, rep, err := checksumJSON(tool, raw, at, func(st *state) { st.poll, st.testBounds, st.testHold = 1, bounds, hold })
+	return sum, SplitReport{rep.adopted, rep.speculated, rep.missed}, err
 }

@@ -192,6 +192,15 @@ func (st *state) order(ms []member, depth int) []uint32 {
 	return perm
 }
 
+// linkEnds ends each member of ms but the last at the comma before the
+// next one: member k runs from its key to that comma. The last member's end
+// is the caller's to set.
+func linkEnds(ms []member) {
+	for k := 0; k+1 < len(ms); k++ {
+		ms[k].end = ms[k+1].start - 1
+	}
+}
+
 // appendOrdered appends the ordered, unshadowed members ms joined by commas;
 // a member's text is src[start+off:end+off].
 func appendOrdered(buf, src []byte, off int, ms []member, perm []uint32) []byte {

@@ -30,16 +30,14 @@ func skipSpace(data []byte, i int) int {
 }
 
 func skipSpaceSlow(data []byte, i int) int {
-	for i < len(data) {
-		switch data[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
+	for i < len(data) && isSpace(data[i]) {
+		i++
 	}
 	return i
 }
+
+// isSpace reports whether c is JSON whitespace.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // scanString validates the string literal starting at data[i] == '"' and
 // returns the index just past its closing quote and its flags.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -47,6 +48,17 @@ import (
 // output follows the worker's, and is checked the same way: a chunk counts
 // only if the stretch before it stopped exactly at its start, as an element
 // of the first array.
+
+// workerPanic is a worker's panic re-raised on the calling goroutine; it
+// keeps the worker's stack, which the re-raise would otherwise lose.
+type workerPanic struct {
+	value any
+	stack []byte
+}
+
+func (p workerPanic) String() string {
+	return fmt.Sprintf("%v\n\ncanonical: split worker goroutine stack:\n%s", p.value, p.stack)
+}
 
 // passMode is what run reads.
 type passMode uint8
@@ -154,7 +166,7 @@ type split struct {
 	chunks []stretch // chunks run by the main pass, by bound index
 	next   int       // the worker's next bound
 
-	panicked any
+	panicked any // a workerPanic, re-raised on the calling goroutine
 
 	// Output known final (published by the worker while in its first
 	// array, outside any object), for the main pass to hash early.
@@ -222,7 +234,7 @@ func (sp *split) work(hold <-chan struct{}) {
 	defer func() {
 		// A fault is the main pass's to raise, as it would have met it.
 		if r := recover(); r != nil {
-			sp.panicked, sp.w.err = r, errCancelled
+			sp.panicked, sp.w.err = workerPanic{r, debug.Stack()}, errCancelled
 		}
 	}()
 	if hold != nil {
@@ -498,9 +510,7 @@ func (st *state) speculate(data, buf []byte, root frame, ms []member) bool {
 	}
 	guess := append(st.guess[:0], ms...)
 	last := len(guess) - 1
-	for k := 0; k < last; k++ {
-		guess[k].end = guess[k+1].start - 1
-	}
+	linkEnds(guess)
 	off := uint32(len(buf)) // probe output offsets come after all of buf
 	for _, m := range tail {
 		if m.flags&memberArena != 0 {
@@ -600,19 +610,27 @@ func probeGuess(data []byte) int {
 		if data[i] != ',' {
 			continue
 		}
-		j := skipSpace(data, i+1)
-		if j >= len(data) {
-			continue // a comma with only whitespace after it: no element starts here
-		}
-		k := i - 1
-		for k > 0 && isSpace(data[k]) {
-			k--
-		}
-		if c := data[j]; (c == '{' || c == '[') && (data[k] == '}' || data[k] == ']') {
+		if j, ok := betweenContainers(data, 0, i); ok {
 			return j
 		}
 	}
 	return -1
+}
+
+// betweenContainers reports whether the comma at data[i] separates a
+// closing bracket from an opening one (`},{`, `],[`: records), looking back
+// no further than data[lo]; j is where the next element starts
+// (len(data) when only whitespace follows).
+func betweenContainers(data []byte, lo, i int) (j int, ok bool) {
+	j = skipSpace(data, i+1)
+	if j >= len(data) {
+		return j, false
+	}
+	k := i - 1
+	for k > lo && isSpace(data[k]) {
+		k--
+	}
+	return j, (data[j] == '{' || data[j] == '[') && (data[k] == '}' || data[k] == ']')
 }
 
 // enclosingArray reports whether what follows a closing bracket at
@@ -670,16 +688,12 @@ func splitGuess(data []byte, lo, window int) int {
 			break
 		}
 		i += c
-		j := skipSpace(data[:hi], i+1)
+		j, ok := betweenContainers(data[:hi], lo, i)
+		if ok {
+			return j
+		}
 		if j >= hi {
 			break
-		}
-		k := i - 1
-		for k > lo && isSpace(data[k]) {
-			k--
-		}
-		if c := data[j]; (c == '{' || c == '[') && (data[k] == '}' || data[k] == ']') {
-			return j
 		}
 		if fallback < 0 && !beforeColon(data, j) {
 			fallback = j
@@ -688,5 +702,3 @@ func splitGuess(data []byte, lo, window int) int {
 	}
 	return fallback
 }
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -62,27 +62,13 @@ func getState() *state { return statePool.Get().(*state) }
 
 func putState(st *state) {
 	// Oversized scratch is dropped piecemeal so the rest stays reusable.
-	if cap(st.members) > maxPooledNodes {
-		st.members = nil
-	}
-	if cap(st.perm) > maxPooledNodes {
-		st.perm = nil
-	}
-	if cap(st.buf) > maxPooledBytes {
-		st.buf = nil
-	}
-	if cap(st.tmp) > maxPooledBytes {
-		st.tmp = nil
-	}
-	if cap(st.spec) > maxPooledBytes {
-		st.spec = nil
-	}
-	if cap(st.guess) > maxPooledNodes {
-		st.guess = nil
-	}
-	if cap(st.arena) > maxPooledBytes {
-		st.arena = nil
-	}
+	st.members = bounded(st.members, maxPooledNodes)
+	st.perm = bounded(st.perm, maxPooledNodes)
+	st.guess = bounded(st.guess, maxPooledNodes)
+	st.buf = bounded(st.buf, maxPooledBytes)
+	st.tmp = bounded(st.tmp, maxPooledBytes)
+	st.spec = bounded(st.spec, maxPooledBytes)
+	st.arena = bounded(st.arena, maxPooledBytes)
 	if len(st.seen) > 0 || cap(st.keys) > maxPooledNodes {
 		st.seen, st.keys = nil, nil
 	}
@@ -93,6 +79,14 @@ func putState(st *state) {
 	clear(st.keys[:cap(st.keys)])
 	st.keys = st.keys[:0]
 	statePool.Put(st)
+}
+
+// bounded returns s, or nil when its capacity exceeds limit elements.
+func bounded[T any](s []T, limit int) []T {
+	if cap(s) > limit {
+		return nil
+	}
+	return s
 }
 
 // out hands the pending chunk to the writer when streaming.
