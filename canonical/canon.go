@@ -476,7 +476,12 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 						buf = append(buf, data[from:i]...)
 						tmp := append(st.tmp[:0], buf[top.start+1:]...)
 						buf = appendOrdered(buf[:top.start+1], tmp, -int(top.start+1), ms, perm)
-						st.tmp = tmp[:0]
+						if cap(tmp) != cap(st.tmp) {
+							// Only a grown scratch is stored back: a
+							// pointer store costs a write barrier while the
+							// GC marks, on every reordered object.
+							st.tmp = tmp[:0]
+						}
 					}
 					from = i // the brace stays pending
 				}
