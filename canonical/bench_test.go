@@ -3,41 +3,13 @@ package canonical_test
 import (
 	"crypto/sha256"
 	"encoding/json"
-	"fmt"
 	"io"
-	"strconv"
 	"testing"
 
 	"github.com/ebbforge/adk/canonical"
+	"github.com/ebbforge/adk/internal/benchdoc"
 	"github.com/ebbforge/adk/internal/cputime"
 )
-
-// benchDoc deterministically builds a JSON argument document of about size
-// bytes: an object holding an array of records with strings (some needing
-// escapes), integers, decimals, booleans, nulls and nested objects, with keys
-// deliberately out of order.
-func benchDoc(size int) []byte {
-	b := []byte(`{"query":"find \"recent\" orders","records":[`)
-	seed := uint32(1)
-	rnd := func() uint32 { // xorshift32
-		seed ^= seed << 13
-		seed ^= seed >> 17
-		seed ^= seed << 5
-		return seed
-	}
-	words := []string{"alpha", "beta", "gamma", "delta", "émigré", "naïve", "東京", "path/to/file", "line\\nbreak", "tab\\tstop"}
-	for i := 0; len(b) < size-200; i++ {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = fmt.Appendf(b, `{"id":%d,"name":"%s %s","score":%d.%02d,"ratio":%s,"active":%t,"tags":["%s","%s"],`,
-			rnd()%1000000, words[rnd()%10], words[rnd()%10], rnd()%1000, rnd()%100,
-			strconv.FormatFloat(float64(rnd())/float64(1<<32), 'g', -1, 64), rnd()%2 == 0, words[rnd()%10], words[rnd()%10])
-		b = fmt.Appendf(b, `"address":{"street":"%d %s Street","city":"%s","zip":"%05d","geo":{"lon":%d.%06d,"lat":-%d.%06d}},"note":null,"count":%d}`,
-			rnd()%9999, words[rnd()%10], words[rnd()%10], rnd()%100000, rnd()%180, rnd()%1000000, rnd()%90, rnd()%1000000, rnd()%100)
-	}
-	return append(b, `],"limit":100}`...)
-}
 
 // reportCPU starts measuring process CPU time; the returned function
 // reports throughput per CPU second as "cpu-MB/s". On a shared machine
@@ -59,7 +31,7 @@ var benchSizes = []struct {
 
 func BenchmarkChecksumJSON(b *testing.B) {
 	for _, s := range benchSizes {
-		doc := benchDoc(s.size)
+		doc := benchdoc.Records(s.size)
 		b.Run(s.name, func(b *testing.B) {
 			b.SetBytes(int64(len(doc)))
 			b.ReportAllocs()
@@ -76,7 +48,7 @@ func BenchmarkChecksumJSON(b *testing.B) {
 // BenchmarkChecksumJSONSerial is ChecksumJSON/10MB on one goroutine: the
 // per-core speed.
 func BenchmarkChecksumJSONSerial(b *testing.B) {
-	doc := benchDoc(10 << 20)
+	doc := benchdoc.Records(10 << 20)
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
 	defer reportCPU(b, len(doc))()
@@ -90,7 +62,7 @@ func BenchmarkChecksumJSONSerial(b *testing.B) {
 // BenchmarkChecksumJSONCanonical re-hashes already canonical text (stored
 // arguments being verified): whole containers are copied as they are.
 func BenchmarkChecksumJSONCanonical(b *testing.B) {
-	canon, err := canonical.StringifyJSON(benchDoc(10 << 20))
+	canon, err := canonical.StringifyJSON(benchdoc.Records(10 << 20))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -106,7 +78,7 @@ func BenchmarkChecksumJSONCanonical(b *testing.B) {
 
 func BenchmarkStringifyJSON(b *testing.B) {
 	for _, s := range benchSizes {
-		doc := benchDoc(s.size)
+		doc := benchdoc.Records(s.size)
 		b.Run(s.name, func(b *testing.B) {
 			b.SetBytes(int64(len(doc)))
 			b.ReportAllocs()
@@ -120,7 +92,7 @@ func BenchmarkStringifyJSON(b *testing.B) {
 }
 
 func BenchmarkWriteJSON(b *testing.B) {
-	doc := benchDoc(10 << 20)
+	doc := benchdoc.Records(10 << 20)
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -134,7 +106,7 @@ func BenchmarkWriteJSON(b *testing.B) {
 func BenchmarkChecksumValue(b *testing.B) {
 	for _, s := range benchSizes[:2] {
 		var v any
-		doc := benchDoc(s.size)
+		doc := benchdoc.Records(s.size)
 		if err := json.Unmarshal(doc, &v); err != nil {
 			b.Fatal(err)
 		}
@@ -152,7 +124,7 @@ func BenchmarkChecksumValue(b *testing.B) {
 
 // BenchmarkSHA256 is the floor: hashing the same 10 MB without canonicalising.
 func BenchmarkSHA256(b *testing.B) {
-	doc := benchDoc(10 << 20)
+	doc := benchdoc.Records(10 << 20)
 	b.SetBytes(int64(len(doc)))
 	b.ReportAllocs()
 	defer reportCPU(b, len(doc))()

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/ebbforge/adk/canonical"
+	"github.com/ebbforge/adk/internal/benchdoc"
 )
 
 // splitDocs are documents where a guessed split is right, wrong, or right
@@ -190,7 +191,7 @@ func TestSplitChecksum(t *testing.T) {
 // fail as the serial pass does, wherever the fault is.
 func TestSplitLargeDocument(t *testing.T) {
 	defer goleak.VerifyNone(t)
-	doc := benchDoc(1<<20 + 64<<10) // large enough for ChecksumJSON to split
+	doc := benchdoc.Records(1<<20 + 64<<10) // large enough for ChecksumJSON to split
 	at := canonical.SplitGuess(doc)
 	if at < len(doc)/2 {
 		t.Fatalf("no split guess in the benchmark document (%d)", at)
@@ -336,7 +337,7 @@ func FuzzSplit(f *testing.F) {
 func TestSplitTruncatedEnd(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	body := `{"a":[` + strings.Repeat("0,", 530_000) + `0], `
-	records := string(benchDoc(1<<20 + 64<<10))
+	records := string(benchdoc.Records(1<<20 + 64<<10))
 	records = records[:len(records)-1] // drop the root's closing brace
 	for _, doc := range []string{body, body[:len(body)-1], `{"a":[` + strings.Repeat("0,", 530_000) + "0],\n", records + ",", records + ", \t\r\n"} {
 		_, _, wantErr := canonical.StringifyJSONAt([]byte(doc), canonical.MaxDepth, -1)

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ebbforge/adk/canonical"
+	"github.com/ebbforge/adk/internal/benchdoc"
 )
 
 // vector is one line of testdata/vectors.jsonl (the shared fixture) or of
@@ -185,7 +186,7 @@ func TestNodeLargeDocument(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode")
 	}
-	doc := benchDoc(1<<20 + 64<<10) // over splitMinSize
+	doc := benchdoc.Records(1<<20 + 64<<10) // over splitMinSize
 	path := t.TempDir() + "/doc.json"
 	if err := os.WriteFile(path, doc, 0o600); err != nil {
 		t.Fatal(err)

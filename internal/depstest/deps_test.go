@@ -28,6 +28,7 @@ var layers = map[string]int{
 	"llm":                          7,
 	"examples":                     8,
 	"internal/depstest":            9,
+	"internal/benchdoc":            9,
 	"internal/cputime":             9,
 	"internal/golden":              9,
 	"internal/heapwatch":           9,
