@@ -51,11 +51,14 @@ func (st *state) canonAt(data []byte, maxDepth int, stream bool, at int) (adopte
 			at = splitGuess(data, len(data)*share/100, guessWindow)
 		}
 	}
-	sp := startSplit(data, at, st.poll, st.testBounds, st.testHold)
+	sp := startSplit(data, at, st.test)
 	if sp != nil {
 		defer sp.finish()
 	}
-	st.spec, st.specStarted, st.specMissed, st.chained = st.spec[:0], false, false, false
+	st.spec = st.spec[:0]
+	if st.test != nil {
+		st.test.chained, st.test.specStarted, st.test.specMissed = false, false, false
+	}
 	_, err = st.run(data, 0, maxDepth, stream && st.w != nil, passDocument, sp)
 	st.hole = nil // the worker's buffer goes back to the pool
 	return sp != nil && sp.adopted, err

@@ -116,19 +116,18 @@ func ChecksumJSON(tool string, raw []byte) (string, error) {
 // the guess was wrong).
 type splitReport struct{ adopted, speculated, missed bool }
 
-// checksumJSON is ChecksumJSON with the split guess of canonAt; tune,
-// when not nil, adjusts the state first (tests: the worker's poll interval,
-// chunk bounds).
-func checksumJSON(tool string, raw []byte, at int, tune func(*state)) (sum string, rep splitReport, err error) {
+// checksumJSON is ChecksumJSON with the split guess of canonAt; t, when
+// not nil, steers the split and records how the guess went (tests).
+func checksumJSON(tool string, raw []byte, at int, t *splitTest) (sum string, rep splitReport, err error) {
 	st := getState()
 	defer putState(st)
-	if tune != nil {
-		tune(st)
-	}
+	st.test = t
 	st.w = st.hasher()
 	st.buf = append(st.buf, `{"args":`...)
 	rep.adopted, err = st.canonAt(raw, MaxDepth-1, true, at)
-	rep.speculated, rep.missed = st.specStarted, st.specMissed
+	if t != nil {
+		rep.speculated, rep.missed = t.specStarted, t.specMissed
+	}
 	if err != nil {
 		return "", rep, err
 	}

@@ -12,7 +12,7 @@ func SplitGuess(data []byte) int { return splitGuess(data, len(data)/2, guessWin
 func StringifyJSONAt(data []byte, maxDepth, at int) (out string, adopted bool, err error) {
 	st := getState()
 	defer putState(st)
-	st.poll = 1
+	st.test = &splitTest{poll: 1}
 	if adopted, err = st.canonAt(data, maxDepth, false, at); err != nil {
 		return "", adopted, err
 	}
@@ -28,7 +28,7 @@ type SplitReport struct{ Adopted, Speculated, Missed bool }
 // whatever the document's size (-1: none). The worker publishes its
 // output and looks for cancellation at every comma.
 func ChecksumJSONAt(tool string, raw []byte, at int) (string, SplitReport, error) {
-	sum, rep, err := checksumJSON(tool, raw, at, func(st *state) { st.poll = 1 })
+	sum, rep, err := checksumJSON(tool, raw, at, &splitTest{poll: 1})
 	return sum, SplitReport{rep.adopted, rep.speculated, rep.missed}, err
 }
 
@@ -39,16 +39,17 @@ func ChecksumJSONAt(tool string, raw []byte, at int) (string, SplitReport, error
 func StringifyJSONChunks(data []byte, maxDepth, at int, bounds []int, hold bool) (out string, chained bool, err error) {
 	st := getState()
 	defer putState(st)
-	st.poll, st.testBounds, st.testHold = 1, bounds, hold
+	t := &splitTest{poll: 1, bounds: bounds, hold: hold}
+	st.test = t
 	if _, err = st.canonAt(data, maxDepth, false, at); err != nil {
-		return "", st.chained, err
+		return "", t.chained, err
 	}
-	return string(st.buf), st.chained, nil
+	return string(st.buf), t.chained, nil
 }
 
 // ChecksumJSONChunks is ChecksumJSONAt with the worker's stretch cut at the
 // given bounds, as for StringifyJSONChunks.
 func ChecksumJSONChunks(tool string, raw []byte, at int, bounds []int, hold bool) (string, SplitReport, error) {
-	sum, rep, err := checksumJSON(tool, raw, at, func(st *state) { st.poll, st.testBounds, st.testHold = 1, bounds, hold })
+	sum, rep, err := checksumJSON(tool, raw, at, &splitTest{poll: 1, bounds: bounds, hold: hold})
 	return sum, SplitReport{rep.adopted, rep.speculated, rep.missed}, err
 }

@@ -188,12 +188,16 @@ type split struct {
 // start at, in chunks from the given bounds on (nil: guessed); at < 0
 // means no guess, and nil is returned. hold holds the worker back until the
 // main pass has taken every chunk it could (tests).
-func startSplit(data []byte, at, poll int, bounds []int, hold bool) *split {
+func startSplit(data []byte, at int, t *splitTest) *split {
 	if at <= 0 || at >= len(data) {
 		return nil
 	}
-	if poll <= 0 {
-		poll = pollInterval
+	poll, bounds, hold := pollInterval, []int(nil), false
+	if t != nil {
+		bounds, hold = t.bounds, t.hold
+		if t.poll > 0 {
+			poll = t.poll
+		}
 	}
 	if bounds == nil {
 		bounds = chunkBounds(data, at)
@@ -433,7 +437,9 @@ func (st *state) adopt(sp *split, buf *[]byte, stack []frame, members []member, 
 	}
 	sp.adopted = true
 	outs, last := sp.result()
-	st.chained = len(outs) > 1
+	if st.test != nil {
+		st.test.chained = len(outs) > 1
+	}
 	// The stretch assumed that the arrays it closed and, when it stopped
 	// inside one, that one, are arrays.
 	assumed := last.closed
@@ -543,7 +549,9 @@ func (st *state) speculate(data, buf []byte, root frame, ms []member) bool {
 	st.write(spec)
 	st.write(buf[ms[last].start:])
 	st.specMember, st.specEnd = int(ms[last].start), len(buf)
-	st.specStarted = true
+	if st.test != nil {
+		st.test.specStarted = true
+	}
 	return true
 }
 
@@ -570,7 +578,9 @@ func (st *state) finishSpec(buf []byte, start int, ms []member, perm []uint32) [
 	if !ok || pos != len(spec) || k == len(perm) ||
 		ms[perm[k]].flags&memberShadowed != 0 || int(ms[perm[k]].end) < st.specEnd {
 		st.sha.Reset()
-		st.specMissed = true
+		if st.test != nil {
+			st.test.specMissed = true
+		}
 		copy(buf[st.holeAt:], st.hole)
 		st.hole = nil
 		return st.writeOrdered(buf, start, ms, perm)
@@ -701,4 +711,16 @@ func splitGuess(data []byte, lo, window int) int {
 		}
 	}
 	return fallback
+}
+
+// splitTest steers a split and records how it went, for tests; a state's
+// test is nil otherwise.
+type splitTest struct {
+	poll   int   // the worker's poll interval (0: pollInterval)
+	bounds []int // chunk bounds (nil: guessed)
+	hold   bool  // the worker starts once the main pass took every chunk it could
+
+	// Recorded: the main pass ran chunks after the worker's output; the
+	// root object was hashed on a guessed member order; the guess was wrong.
+	chained, specStarted, specMissed bool
 }

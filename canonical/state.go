@@ -40,16 +40,11 @@ type state struct {
 	guess      []member // scratch for the guessed member order
 	hole       []byte   // output at buf[holeAt:], still in the worker's buffer
 	holeAt     int
-	// specStarted and specMissed tell tests how the guess went.
-	specStarted, specMissed bool
-	poll                    int   // the split's poll interval; 0: pollInterval
-	testBounds              []int // the split's chunk bounds (tests; nil: guessed)
-	testHold                bool  // the worker waits for the main pass (tests)
-	chained                 bool  // the main pass ran chunks after the worker (tests)
-	w                       io.Writer
-	werr                    error
-	sha                     hash.Hash
-	sum                     [sha256.Size]byte
+	test       *splitTest // tests steering and watching the split; nil otherwise
+	w          io.Writer
+	werr       error
+	sha        hash.Hash
+	sum        [sha256.Size]byte
 
 	// Go value walking.
 	seen map[identity]struct{}
@@ -72,8 +67,7 @@ func putState(st *state) {
 	if len(st.seen) > 0 || cap(st.keys) > maxPooledNodes {
 		st.seen, st.keys = nil, nil
 	}
-	st.data, st.w, st.werr, st.poll = nil, nil, nil, 0
-	st.testBounds, st.testHold, st.chained, st.pass = nil, false, false, pass{}
+	st.data, st.w, st.werr, st.test, st.pass = nil, nil, nil, nil, pass{}
 	st.stack, st.members = st.stack[:0], st.members[:0]
 	st.arena, st.buf, st.tmp, st.spec = st.arena[:0], st.buf[:0], st.tmp[:0], st.spec[:0]
 	clear(st.keys[:cap(st.keys)])
