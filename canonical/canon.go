@@ -306,6 +306,10 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 			// Plain integers of up to 15 digits, decimals of up to 15
 			// significant digits without trailing zeros (from 1e-6 up),
 			// and their negations are printed as written: handled inline.
+			// Such decimals with 16 to 19 significant digits are printed
+			// as written when they are the shortest form of their double
+			// (as every 17-digit decimal a float formatter wrote is):
+			// checked here too, without scanNumber's second look.
 			d := i // the first digit
 			if c == '-' {
 				d++
@@ -313,8 +317,8 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 			if d < n && data[d] >= '1' && data[d] <= '9' {
 				j := skipDigits(data, d+1)
 				if j < n && data[j] == '.' {
-					if k := skipDigits(data, j+1); k > j+1 && k-d <= 16 && data[k-1] != '0' &&
-						(k >= n || data[k]|0x20 != 'e') {
+					if k := skipDigits(data, j+1); k > j+1 && data[k-1] != '0' && (k >= n || data[k]|0x20 != 'e') &&
+						(k-d <= 16 || shortestDecimal(data[d:j], data[j+1:k], k-d-1)) {
 						i = k
 						break
 					}
@@ -323,12 +327,13 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 					break
 				}
 			} else if d+2 < n && data[d] == '0' && data[d+1] == '.' {
-				// At most 15 digits after "0.", fewer than six of them
-				// leading zeros.
-				if k := skipDigits(data, d+2); k > d+2 && k-d <= 17 && data[k-1] != '0' &&
-					(k >= n || data[k]|0x20 != 'e') && (k-d <= 8 || string(data[d+2:d+8]) != "000000") {
-					i = k
-					break
+				// Fewer than six leading zeros after "0.".
+				if k := skipDigits(data, d+2); k > d+2 && data[k-1] != '0' && (k >= n || data[k]|0x20 != 'e') &&
+					(k-d <= 8 || string(data[d+2:d+8]) != "000000") {
+					if k-d <= 17 || shortDecimalFraction(data[d+2:k]) {
+						i = k
+						break
+					}
 				}
 			}
 			end, copyEnd, ok := scanNumber(data, i)

@@ -188,6 +188,19 @@ func scanNumber(data []byte, i int) (end, copyEnd int, ok bool) {
 	return i, copyEnd, true
 }
 
+// shortDecimalFraction reports, for the digits after "0." of a decimal
+// below 1 and from 1e-6 up, without trailing zeros, whether JavaScript
+// prints it as written: at most 15 significant digits, or the shortest
+// form of its double.
+func shortDecimalFraction(frac []byte) bool {
+	lz := 0
+	for lz < len(frac) && frac[lz] == '0' {
+		lz++
+	}
+	sig := len(frac) - lz
+	return sig <= 15 || shortestDecimal(nil, frac, sig)
+}
+
 // shortestDecimal reports, for a decimal literal whose digits are
 // intDigits "." frac (frac without trailing zeros, possibly empty; the
 // magnitude at least 1e-6) with sig significant digits, whether JavaScript

@@ -125,3 +125,51 @@ func FuzzScanNumber(f *testing.F) {
 		}
 	})
 }
+
+// FuzzNumberLiteral holds every number the document pass prints (its
+// inline checks included) to the reference conversion, appendNumberText.
+func FuzzNumberLiteral(f *testing.F) {
+	for _, s := range []string{"0.17357419803738594", "-0.8503896181937307", "12.345678901234567", "0.0000012345678901234567",
+		"0.000001234567890123456", "1234567890.1234567", "0.30000000000000004", "0.1000000000000000055511151231257827",
+		"9007199254740993.5", "-4503599627370497.5", "0.12345678901234567", "1.0000000000000002", "1e5", "0.0000001"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		data := []byte(s)
+		if len(data) == 0 || (data[0] != '-' && (data[0] < '0' || data[0] > '9')) {
+			return
+		}
+		end, _, ok := scanNumber(data, 0)
+		if !ok || end != len(data) {
+			return
+		}
+		want := "[" + string(appendNumberText(nil, data)) + "]"
+		got, err := StringifyJSON([]byte("[" + s + "]"))
+		if err != nil {
+			t.Fatalf("StringifyJSON([%s]): %v", s, err)
+		}
+		if got != want {
+			t.Fatalf("StringifyJSON([%s]) = %s, want %s", s, got, want)
+		}
+	})
+}
+
+// TestLongDecimalsInline: decimals of 16 to 19 significant digits, shortest
+// forms of their doubles and not, go through the document pass's inline
+// check; each must print as the reference conversion prints it.
+func TestLongDecimalsInline(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	for range 20000 {
+		x := r.Float64() * math.Pow10(r.IntN(12)-6)
+		for _, s := range []string{
+			strconv.FormatFloat(x, 'f', -1, 64), // shortest
+			strconv.FormatFloat(x, 'f', 17+r.IntN(3)-int(math.Floor(math.Log10(x)))-1, 64), // 17-19 digits, mostly not shortest
+		} {
+			want := "[" + string(appendNumberText(nil, []byte(s))) + "]"
+			got, err := StringifyJSON([]byte("[" + s + "]"))
+			if err != nil || got != want {
+				t.Fatalf("StringifyJSON([%s]) = %s, %v; want %s", s, got, err, want)
+			}
+		}
+	}
+}
