@@ -162,7 +162,7 @@ func TestLongDecimalsInline(t *testing.T) {
 	for range 20000 {
 		x := r.Float64() * math.Pow10(r.IntN(12)-6)
 		for _, s := range []string{
-			strconv.FormatFloat(x, 'f', -1, 64), // shortest
+			strconv.FormatFloat(x, 'f', -1, 64),                                            // shortest
 			strconv.FormatFloat(x, 'f', 17+r.IntN(3)-int(math.Floor(math.Log10(x)))-1, 64), // 17-19 digits, mostly not shortest
 		} {
 			want := "[" + string(appendNumberText(nil, []byte(s))) + "]"
