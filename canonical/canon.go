@@ -307,9 +307,10 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 			// significant digits without trailing zeros (from 1e-6 up),
 			// and their negations are printed as written: handled inline.
 			// Such decimals with 16 to 19 significant digits are printed
-			// as written when they are the shortest form of their double
-			// (as every 17-digit decimal a float formatter wrote is):
-			// checked here too, without scanNumber's second look.
+			// as written when shortestDecimal proves them the shortest
+			// form of their double, as it does for most a float formatter
+			// wrote: checked here, sparing scanNumber's second scan (what
+			// it cannot prove goes the slow way, checked again there).
 			d := i // the first digit
 			if c == '-' {
 				d++

@@ -140,7 +140,7 @@ func FuzzScanNumber(f *testing.F) {
 func TestLongDecimalsInline(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	for range 20000 {
-		x := r.Float64() * math.Pow10(r.IntN(12)-6)
+		x := (r.Float64() + 0x1p-60) * math.Pow10(r.IntN(12)-6) // never 0: its digit count is used
 		for _, s := range []string{
 			strconv.FormatFloat(x, 'f', -1, 64),                                            // shortest
 			strconv.FormatFloat(x, 'f', 17+r.IntN(3)-int(math.Floor(math.Log10(x)))-1, 64), // 17-19 digits, mostly not shortest

@@ -1,6 +1,7 @@
-// The JavaScript reference behaviour of canonical.Checksum, for
-// bench/checksum_reference.sh: JSON.parse, keys sorted with the default
-// comparator (UTF-16 code units) at every level, JSON.stringify, SHA-256.
+// The JavaScript reference of canonical.Checksum, for
+// bench/checksum_reference.sh: JSON.parse, the original's canonicalStringify
+// (keys sorted with the default comparator, UTF-16 code units, at every
+// level), SHA-256.
 //
 //   node reference.js doc.json runs
 //
@@ -15,18 +16,18 @@ const runs = Number(runsArg || 9);
 const raw = fs.readFileSync(file, 'utf8');
 const size = Buffer.byteLength(raw);
 
-function sortKeys(key, value) {
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const sorted = {};
-    for (const k of Object.keys(value).sort()) sorted[k] = value[k];
-    return sorted;
-  }
-  return value;
+// canonicalStringify as the TypeScript original defines it
+// (../shared/reference/adk-behaviour.md §3; canonical/testdata/gen_vectors.js
+// makes the test vectors with the same function).
+function canonicalStringify(v) {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) return '[' + v.map(canonicalStringify).join(',') + ']';
+  return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canonicalStringify(v[k])).join(',') + '}';
 }
 
 function checksum() {
   const args = JSON.parse(raw);
-  const text = JSON.stringify({ tool: 'search_orders', args }, sortKeys);
+  const text = canonicalStringify({ tool: 'search_orders', args });
   return crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
