@@ -109,3 +109,64 @@ func TestTypedToolDefaults(t *testing.T) {
 		})
 	}
 }
+
+// TestRootDefaultsAsLibrary: with defaults only on root properties, the
+// validator fills them in itself; the arguments must be exactly what the
+// library's ApplyDefaults makes of them, and each call must get its own
+// copy of a default.
+func TestRootDefaultsAsLibrary(t *testing.T) {
+	schemas := []string{
+		`{"type":"object","properties":{"units":{"type":"string","default":"metric"},"limit":{"type":"integer","default":1e1}}}`,
+		`{"type":"object","properties":{"opts":{"type":"object","default":{"a":[1,{"b":null}],"c":"x"}},"tags":{"type":"array","default":["p","q"]},"on":{"type":"boolean","default":false},"none":{"default":null}},"required":[]}`,
+		`{"type":"object","properties":{"id":{"type":"string","default":"required-so-ignored"},"n":{"type":"number","default":0.5}},"required":["id"]}`,
+		`{"type":"object","properties":{"inner":{"type":"object","properties":{"k":{"type":"string"}},"default":{"k":"v"}}},"additionalProperties":true}`,
+	}
+	argsList := []string{`{}`, ``, `{"units":"imperial"}`, `{"limit":3,"opts":{"z":1}}`, `{"id":"a"}`, `{"id":"a","n":2,"extra":true}`,
+		`{"inner":{"k":"w"}}`, `{"tags":[],"on":true,"none":1}`}
+	for _, sc := range schemas {
+		v, _, err := newValidator(json.RawMessage(sc), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", sc, err)
+		}
+		if !v.topDefaultsOnly {
+			t.Fatalf("%s: want root defaults only", sc)
+		}
+		for _, raw := range argsList {
+			got, _, err := v.validate("t", json.RawMessage(raw))
+			if err != nil {
+				continue // refused by the schema: nothing to compare
+			}
+			want := map[string]any{}
+			if raw != "" {
+				if err := json.Unmarshal([]byte(raw), &want); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := v.root.ApplyDefaults(&want); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s with %s: (-library +validator)\n%s", sc, raw, diff)
+			}
+			// Scribble over every default handed out: the next call must
+			// not see it.
+			for _, d := range v.defaults {
+				switch x := got[d.name].(type) {
+				case map[string]any:
+					x["scribbled"] = true
+				case []any:
+					if len(x) > 0 {
+						x[0] = "scribbled"
+					}
+				}
+			}
+			again, _, err := v.validate("t", json.RawMessage(raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, again); diff != "" {
+				t.Errorf("%s with %s: a handed-out default was shared (-want +got)\n%s", sc, raw, diff)
+			}
+		}
+	}
+}

@@ -200,13 +200,16 @@ func (v *validator) buildDiagnostics() *diagnostics {
 // JSON, the value re-encoded the way json.Marshal renders the decoded default.
 type rootDefault struct {
 	name   string
-	member []byte
+	member []byte // `"name":value`, for a typed tool's patch
+	value  any    // the default decoded as ApplyDefaults decodes it; copied per call
 }
 
 // rootDefaults lists the root's optional properties with a default, the
 // ones the library's ApplyDefaults fills in; top is false when a default
-// also lives deeper (in a property's own properties), or there are more than
-// an applied mask can name.
+// also lives deeper (in a property's own properties), a property has no
+// schema, or there are more than an applied mask can name. With top, filling
+// in the listed defaults is all ApplyDefaults would do (validate does it
+// itself; TestRootDefaultsAsLibrary holds the two together).
 func rootDefaults(s *jsonschema.Schema) (list []rootDefault, top bool) {
 	required := map[string]bool{}
 	for _, r := range s.Required {
@@ -215,7 +218,11 @@ func rootDefaults(s *jsonschema.Schema) (list []rootDefault, top bool) {
 	top = true
 	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
 		sub := s.Properties[name]
-		if sub == nil || required[name] {
+		if sub == nil {
+			top = false // left to the library, whatever it makes of it
+			continue
+		}
+		if required[name] {
 			continue
 		}
 		for _, child := range sub.Properties {
@@ -235,7 +242,7 @@ func rootDefaults(s *jsonschema.Schema) (list []rootDefault, top bool) {
 		if err1 != nil || err2 != nil {
 			return nil, false
 		}
-		list = append(list, rootDefault{name: name, member: slices.Concat(k, []byte(":"), b)})
+		list = append(list, rootDefault{name: name, member: slices.Concat(k, []byte(":"), b), value: val})
 	}
 	return list, top && len(list) <= 64
 }
@@ -284,19 +291,23 @@ func (v *validator) validate(tool string, raw json.RawMessage) (args map[string]
 	}
 	if v.hasDefaults {
 		if v.topDefaultsOnly {
+			// What ApplyDefaults would do here, without its per-call
+			// reflection and decoding of every default: fill in the
+			// absent ones, each call its own copy.
 			for i, d := range v.defaults {
 				if _, ok := args[d.name]; !ok {
 					added.mask |= 1 << i
+					args[d.name] = cloneJSON(d.value)
 				}
 			}
 		} else {
 			added.all = true
+			m := args // a local: only tools with nested defaults pay for the escaping &m
+			if err := applyDefaults(v.root, &m); err != nil {
+				return nil, applied{}, argsError(tool, []string{err.Error()})
+			}
+			args = m
 		}
-		m := args // a local: only tools with defaults pay for the escaping &m
-		if err := applyDefaults(v.root, &m); err != nil {
-			return nil, applied{}, argsError(tool, []string{err.Error()})
-		}
-		args = m
 	}
 	if err := v.check.Validate(args); err != nil {
 		return nil, applied{}, argsError(tool, v.diagnose(args, err))
