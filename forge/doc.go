@@ -24,7 +24,8 @@
 // (unknown keys in sorted order).
 //
 // Two JSON Schema libraries share the work: github.com/google/jsonschema-go
-// derives schemas from Go types, applies defaults and words failures;
+// derives schemas from Go types, applies defaults below the root (those of
+// root properties are filled in from values decoded once) and words failures;
 // github.com/santhosh-tekuri/jsonschema/v6 compiles each schema into the
 // validator that decides (about twice as fast). References must resolve
 // inside the schema: no file or network is ever read.

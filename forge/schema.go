@@ -20,8 +20,8 @@ import (
 // first use for a LazySchema tool.
 type validator struct {
 	schema *jsonschema.Schema
-	// root applies defaults and explains failures; check decides validity
-	// (see validity.go).
+	// root applies defaults below the root's own properties and explains
+	// failures; check decides validity (see validity.go).
 	root        *jsonschema.Resolved
 	check       *compiled.Schema
 	hasDefaults bool
