@@ -18,11 +18,7 @@ import (
 )
 
 func TestLoopGuardRepeatThenFinalize(t *testing.T) {
-	var execs atomic.Int32
-	echo := textTool(t, "echo", func(ctx context.Context, args map[string]any) (string, error) {
-		execs.Add(1)
-		return "the weather is sunny", nil
-	}, nil)
+	echo, execs := countingEcho(t, "the weather is sunny")
 	// A stubborn model: repeats the same call until tools are withdrawn.
 	m := scripted.NewFunc(func(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) {
 		if req.Final {
@@ -31,16 +27,8 @@ func TestLoopGuardRepeatThenFinalize(t *testing.T) {
 		return scripted.Use(scripted.Call{Name: "echo", Args: `{"q":"weather"}`}), nil
 	})
 	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, Loop: dispatch.LoopPolicy{MaxIdenticalCalls: 2}})
-	evs := run(t, r, turnrunner.Input{TurnID: "lg", Prompt: "weather?"})
-	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
-		t.Fatalf("TurnEnd %+v", end)
-	}
-	if got := execs.Load(); got != 2 {
-		t.Errorf("tool executed %d times, want 2", got)
-	}
-	if d := cmp.Diff([]dispatch.LoopDecision{dispatch.LoopBlockedRepeat, dispatch.LoopFinalize}, loopDecisions(evs)); d != "" {
-		t.Errorf("decisions (-want +got):\n%s", d)
-	}
+	evs := loopTurn(t, r, turnrunner.Input{TurnID: "lg", Prompt: "weather?"}, execs, 2,
+		[]dispatch.LoopDecision{dispatch.LoopBlockedRepeat, dispatch.LoopFinalize})
 	calls := storedCalls(t, r, "lg")
 	if len(calls) != 4 {
 		t.Fatalf("%d stored calls, want 4", len(calls))
@@ -279,24 +267,12 @@ func TestNewValidation(t *testing.T) {
 // the other two are blocked with a within-response text, and nothing
 // finalizes, since the model has not seen a block yet.
 func TestLoopGuardIdenticalCallsInOneResponse(t *testing.T) {
-	var execs atomic.Int32
-	echo := textTool(t, "echo", func(ctx context.Context, args map[string]any) (string, error) {
-		execs.Add(1)
-		return "ok", nil
-	}, nil)
+	echo, execs := countingEcho(t, "ok")
 	c := scripted.Call{Name: "echo", Args: `{"q":"x"}`}
 	m := scripted.New(scripted.Use(c, c, c, c, c), scripted.Say("done"))
 	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, Loop: dispatch.LoopPolicy{MaxIdenticalCalls: 3}})
-	evs := run(t, r, turnrunner.Input{TurnID: "one", Prompt: "go"})
-	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
-		t.Fatalf("TurnEnd %+v", end)
-	}
-	if got := execs.Load(); got != 3 {
-		t.Errorf("tool executed %d times, want 3", got)
-	}
-	if d := cmp.Diff([]dispatch.LoopDecision{dispatch.LoopBlockedRepeat, dispatch.LoopBlockedRepeat}, loopDecisions(evs)); d != "" {
-		t.Errorf("decisions (-want +got):\n%s", d)
-	}
+	loopTurn(t, r, turnrunner.Input{TurnID: "one", Prompt: "go"}, execs, 3,
+		[]dispatch.LoopDecision{dispatch.LoopBlockedRepeat, dispatch.LoopBlockedRepeat})
 	calls := storedCalls(t, r, "one")
 	if len(calls) != 5 {
 		t.Fatalf("%d stored calls, want 5", len(calls))
@@ -318,11 +294,7 @@ func TestLoopGuardIdenticalCallsInOneResponse(t *testing.T) {
 // Inspecting the guard (CheckRepeat) records nothing; calls replayed from
 // history do not count against this turn's limit.
 func TestLoopGuardInspectionAndHistory(t *testing.T) {
-	var execs atomic.Int32
-	echo := textTool(t, "echo", func(ctx context.Context, args map[string]any) (string, error) {
-		execs.Add(1)
-		return "ok", nil
-	}, nil)
+	echo, execs := countingEcho(t, "ok")
 	c := scripted.Call{Name: "echo", Args: `{"q":"x"}`}
 	first := scripted.New(scripted.Use(c), scripted.Say("done"))
 	r1 := newRunner(t, first, &turnrunner.Options{Tools: []*forge.Tool{echo}})
@@ -351,16 +323,38 @@ func TestLoopGuardInspectionAndHistory(t *testing.T) {
 	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, Loop: dispatch.LoopPolicy{MaxIdenticalCalls: 2},
 		DispatchInput: []turnrunner.DispatchMiddleware{peek}})
 	execs.Store(0)
-	evs := run(t, r, turnrunner.Input{TurnID: "h2", Prompt: "again", History: history})
+	// History does not count: two executions this turn, and no guard.
+	loopTurn(t, r, turnrunner.Input{TurnID: "h2", Prompt: "again", History: history}, execs, 2, nil)
+}
+
+// countingEcho is a text tool named echo that answers answer and counts
+// its executions.
+func countingEcho(t *testing.T, answer string) (*forge.Tool, *atomic.Int32) {
+	t.Helper()
+	execs := new(atomic.Int32)
+	echo := textTool(t, "echo", func(ctx context.Context, args map[string]any) (string, error) {
+		execs.Add(1)
+		return answer, nil
+	}, nil)
+	return echo, execs
+}
+
+// loopTurn runs in on r, which must complete, with execs counting wantExecs
+// executions this turn and the loop guard deciding want, in order (nil:
+// never firing); it returns the turn's events.
+func loopTurn(t *testing.T, r *turnrunner.Runner, in turnrunner.Input, execs *atomic.Int32, wantExecs int32, want []dispatch.LoopDecision) []turnrunner.Event {
+	t.Helper()
+	evs := run(t, r, in)
 	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
 		t.Fatalf("TurnEnd %+v", end)
 	}
-	if got := execs.Load(); got != 2 {
-		t.Errorf("tool executed %d times this turn, want 2 (history does not count)", got)
+	if got := execs.Load(); got != wantExecs {
+		t.Errorf("tool executed %d times this turn, want %d", got, wantExecs)
 	}
-	if g := ofType[turnrunner.LoopGuard](evs); len(g) != 0 {
-		t.Errorf("loop guard fired: %+v", g)
+	if d := cmp.Diff(want, loopDecisions(evs)); d != "" {
+		t.Errorf("loop decisions (-want +got):\n%s", d)
 	}
+	return evs
 }
 
 // loopDecisions lists the LoopGuard decisions of a turn, in order.

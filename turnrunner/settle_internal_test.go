@@ -15,15 +15,7 @@ import (
 // A record that cannot be built (here: results holding a nil artifact) is
 // not lost: an Error is emitted and the call is settled as an error result.
 func TestSettleFallsBackWhenCompleteFails(t *testing.T) {
-	r, err := New(modelStub{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dc, err := dispatch.New(dispatch.Config{TurnID: "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	em := newEmitter(context.Background(), 16)
+	r, dc, em := settleRig(t, nil)
 	sum, err := canonical.Checksum("echo", json.RawMessage(`{}`))
 	if err != nil {
 		t.Fatal(err)
@@ -52,10 +44,11 @@ func TestSettleFallsBackWhenCompleteFails(t *testing.T) {
 
 type modelStub struct{ ModelFunc }
 
-// Whatever panics on a worker goroutine outside the narrower recovers (here
-// the clock) is recorded for runCalls to fail the dispatch, not the process.
-func TestExecuteRecoversEverything(t *testing.T) {
-	r, err := New(modelStub{}, &Options{Now: func() time.Time { panic("clock") }})
+// settleRig is a runner with opts on a model that is never called, a
+// dispatch context and an emitter with room for 16 events.
+func settleRig(t *testing.T, opts *Options) (*Runner, *dispatch.Context, *emitter) {
+	t.Helper()
+	r, err := New(modelStub{}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +56,13 @@ func TestExecuteRecoversEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	em := newEmitter(context.Background(), 16)
+	return r, dc, newEmitter(context.Background(), 16)
+}
+
+// Whatever panics on a worker goroutine outside the narrower recovers (here
+// the clock) is recorded for runCalls to fail the dispatch, not the process.
+func TestExecuteRecoversEverything(t *testing.T) {
+	r, dc, em := settleRig(t, &Options{Now: func() time.Time { panic("clock") }})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	rec := &callRecord{id: "c", name: "echo", raw: json.RawMessage(`{}`), argsOK: true, run: true}
