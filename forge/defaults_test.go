@@ -170,3 +170,35 @@ func TestRootDefaultsAsLibrary(t *testing.T) {
 		}
 	}
 }
+
+// A default is a default however its key is written: forge decides whether
+// a schema has any from the parsed schema, as the library does, not from
+// the document's bytes.
+func TestEscapedDefaultKeyword(t *testing.T) {
+	schemas := []string{
+		`{"type":"object","properties":{"x":{"type":"string","def\u0061ult":"v"}}}`,
+		`{"type":"object","properties":{"o":{"type":"object","properties":{"k":{"type":"string","\u0064efault":"w"}}}}}`,
+	}
+	for _, sc := range schemas {
+		v, _, err := newValidator(json.RawMessage(sc), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", sc, err)
+		}
+		for _, raw := range []string{`{}`, `{"o":{}}`, `{"x":"given","o":{"k":"given"}}`} {
+			got, _, err := v.validate("t", json.RawMessage(raw))
+			if err != nil {
+				t.Fatalf("%s with %s: %v", sc, raw, err)
+			}
+			want := map[string]any{}
+			if err := json.Unmarshal([]byte(raw), &want); err != nil {
+				t.Fatal(err)
+			}
+			if err := v.root.ApplyDefaults(&want); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s with %s: (-library +validator)\n%s", sc, raw, diff)
+			}
+		}
+	}
+}

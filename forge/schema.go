@@ -157,7 +157,15 @@ func resolveSchema(s *jsonschema.Schema, doc json.RawMessage) (*validator, error
 	if err != nil {
 		return nil, err
 	}
-	v := &validator{schema: s, root: r, check: check, hasDefaults: bytes.Contains(doc, []byte(`"default"`))}
+	v := &validator{schema: s, root: r, check: check}
+	// Asked of the parsed schema, not of doc's bytes: a key written
+	// "def\u0061ult" is the default keyword too.
+	for _, p := range s.Properties {
+		if hasDefaultsInProperties(p) {
+			v.hasDefaults = true
+			break
+		}
+	}
 	if v.hasDefaults {
 		v.defaults, v.topDefaultsOnly = rootDefaults(s)
 	}
