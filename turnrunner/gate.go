@@ -2,6 +2,7 @@ package turnrunner
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -81,7 +82,11 @@ func (g *Gate) settle(res GateResult, v any, err error) bool {
 }
 
 // waitFor opens a gate, emits GateOpen, waits for it to settle (or time
-// out, or ctx to end) and emits GateClosed.
+// out, or ctx or the turn to end) and emits GateClosed. It sends as an
+// external sender: a dispatch or turn context can be kept past its turn,
+// and a gate opened then is aborted at once rather than sent on a closed
+// channel. The turn's own context and end abort the gate too, whatever ctx
+// the waiting code passed.
 func (r *Runner) waitFor(ctx context.Context, em *emitter, turnID string, req dispatch.GateRequest) (any, error) {
 	if req.Payload == nil {
 		return nil, ErrInvalidGate.With(nil, "turnrunner: wait for: payload is required")
@@ -95,8 +100,15 @@ func (r *Runner) waitFor(ctx context.Context, em *emitter, turnID string, req di
 	}
 	g := &Gate{id: id, turnID: turnID, reason: req.Reason, payload: req.Payload, validate: req.Validate,
 		createdAt: r.now(), done: make(chan struct{})}
-	if !em.send(GateOpen{Gate: g}) {
-		g.settle(GateAborted, nil, ErrGateAborted.With(context.Cause(ctx), "turnrunner: gate %q aborted", id))
+	aborted := func(cause error) {
+		g.settle(GateAborted, nil, ErrGateAborted.With(cause, "turnrunner: gate %q aborted", id))
+	}
+	if !em.sendExternal(GateOpen{Gate: g}) {
+		cause := context.Cause(em.ctx)
+		if cause == nil {
+			cause = errTurnOver
+		}
+		aborted(cause)
 	}
 	var timeout <-chan time.Time
 	if req.Timeout > 0 {
@@ -109,11 +121,18 @@ func (r *Runner) waitFor(ctx context.Context, em *emitter, turnID string, req di
 	case <-timeout:
 		g.settle(GateTimeout, nil, ErrGateTimeout.With(nil, "turnrunner: gate %q timed out after %s", id, req.Timeout))
 	case <-ctx.Done():
-		g.settle(GateAborted, nil, ErrGateAborted.With(context.Cause(ctx), "turnrunner: gate %q aborted", id))
+		aborted(context.Cause(ctx))
+	case <-em.ctx.Done():
+		aborted(context.Cause(em.ctx))
+	case <-em.stop:
+		aborted(errTurnOver)
 	}
 	g.mu.Lock()
 	res, v, err := g.result, g.value, g.err
 	g.mu.Unlock()
-	em.send(GateClosed{GateID: id, TurnID: turnID, Result: res, SettledAt: r.now()})
+	em.sendExternal(GateClosed{GateID: id, TurnID: turnID, Result: res, SettledAt: r.now()})
 	return v, err
 }
+
+// errTurnOver is the cause of a gate aborted because its turn had ended.
+var errTurnOver = errors.New("turnrunner: the turn is over")

@@ -248,6 +248,62 @@ func TestGateAbortedByCancel(t *testing.T) {
 	}
 }
 
+// A gate watches its turn whatever ctx the waiting code passes: cancelling
+// the turn aborts it, and the waiting handler does not outlive the turn.
+func TestGateAbortedByTurnCancelWhateverCtx(t *testing.T) {
+	waited := make(chan error, 1)
+	ask, err := forge.NewTool("ask", "ask", objectSchema,
+		func(ctx context.Context, args map[string]any, inv forge.Invocation) (forge.Output, error) {
+			dc, _ := dispatch.FromScope(inv.Scope)
+			_, err := dc.WaitFor(context.WithoutCancel(ctx), dispatch.GateRequest{Payload: "question"})
+			waited <- err
+			return forge.TextOutput("answered"), err
+		}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRunner(t, scripted.New(scripted.Use(scripted.Call{ID: "c1", Name: "ask", Args: `{}`}), scripted.Say("done")),
+		&turnrunner.Options{Tools: []*forge.Tool{ask}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, err := r.Run(ctx, turnrunner.Input{Prompt: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ev := range ch {
+		if _, ok := ev.(turnrunner.GateOpen); ok {
+			cancel()
+		}
+	}
+	select {
+	case err := <-waited:
+		if !errors.Is(err, turnrunner.ErrGateAborted) || !errors.Is(err, context.Canceled) {
+			t.Errorf("WaitFor err = %v, want ErrGateAborted caused by the turn's cancellation", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the gate is still open after the turn was cancelled and its channel closed")
+	}
+}
+
+// A dispatch context kept past its turn can still call WaitFor: the gate
+// is aborted at once (no panic on the closed channel, no wait for a
+// resolution nobody can send).
+func TestWaitForAfterTurnAborts(t *testing.T) {
+	var kept *dispatch.Context
+	keep := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error {
+		kept = dc
+		return next(ctx)
+	}
+	r := newRunner(t, scripted.New(scripted.Say("hi")), &turnrunner.Options{DispatchInput: []turnrunner.DispatchMiddleware{keep}})
+	evs := run(t, r, turnrunner.Input{Prompt: "go"})
+	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+		t.Fatalf("TurnEnd %+v", end)
+	}
+	if _, err := kept.WaitFor(context.Background(), dispatch.GateRequest{Payload: "x"}); !errors.Is(err, turnrunner.ErrGateAborted) {
+		t.Errorf("WaitFor after the turn: err = %v, want ErrGateAborted", err)
+	}
+}
+
 func TestNewValidation(t *testing.T) {
 	if _, err := turnrunner.New(nil, &turnrunner.Options{MaxParallelTools: -1, TurnInput: []turnrunner.TurnMiddleware{nil}}); !errors.Is(err, turnrunner.ErrInvalidConfig) ||
 		!strings.Contains(err.Error(), "model") || !strings.Contains(err.Error(), "maxParallelTools") || !strings.Contains(err.Error(), "turnInput[0]") {
