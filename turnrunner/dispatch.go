@@ -48,8 +48,9 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (Di
 	var finalReason string // set when the next iteration must be the final one
 	var aborted error      // the cause when a middleware's ctx ended the dispatch
 	reported := false
+	var failed error // the error that ended the dispatch, even after an Ack
 	fail := func(it int, err error) {
-		reported = true
+		reported, failed = true, err
 		r.emitError(em, dc.ID(), it, err)
 		if !dc.IsSignalled() {
 			_ = dc.Nack(err)
@@ -147,6 +148,10 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (Di
 
 	status, derr := DispatchAborted, error(nil)
 	switch {
+	case failed != nil:
+		// A tool may have acked before the error (a failed store, a
+		// pipeline error) ended the dispatch: the error decides.
+		status, derr = DispatchNack, failed
 	case dc.IsAcked():
 		status = DispatchAck
 	case dc.NackErr() != nil:

@@ -28,9 +28,9 @@ type DispatchStatus string
 
 // Dispatch statuses.
 const (
-	DispatchAck     DispatchStatus = "ack"
-	DispatchNack    DispatchStatus = "nack"
-	DispatchAborted DispatchStatus = "aborted"
+	DispatchAck     DispatchStatus = "ack"     // acked, and no error ended the dispatch
+	DispatchNack    DispatchStatus = "nack"    // nacked, or an error ended it (even after an Ack)
+	DispatchAborted DispatchStatus = "aborted" // ctx was cancelled
 )
 
 // TurnStart is the first event of every turn.

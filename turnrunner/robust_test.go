@@ -286,3 +286,42 @@ func TestDuplicateCallIDsAreRenamedWithUnderscore(t *testing.T) {
 		t.Errorf("ids %q, want d and d_2", ids)
 	}
 }
+
+// callSaveFailingStore fails every save of a tool call.
+type callSaveFailingStore struct{ *dispatch.MemoryStore }
+
+func (s callSaveFailingStore) Save(ctx context.Context, turnID string, e dispatch.Entry) error {
+	if e.ToolCall != nil {
+		return errors.New("db down")
+	}
+	return s.MemoryStore.Save(ctx, turnID, e)
+}
+
+// An error that ends the dispatch decides its outcome even when a tool
+// acked first: the dispatch nacks with it and the turn fails.
+func TestErrorAfterAckFailsTheTurn(t *testing.T) {
+	finish, err := forge.NewTool("finish", "finish", objectSchema,
+		func(ctx context.Context, args map[string]any, inv forge.Invocation) (forge.Output, error) {
+			dc, _ := dispatch.FromScope(inv.Scope)
+			if err := dc.Ack(); err != nil {
+				return forge.Output{}, err
+			}
+			return forge.TextOutput("finished"), nil
+		}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRunner(t, scripted.New(scripted.Use(scripted.Call{ID: "c1", Name: "finish", Args: `{}`})),
+		&turnrunner.Options{Tools: []*forge.Tool{finish}, Store: callSaveFailingStore{dispatch.NewMemoryStore()}})
+	evs := run(t, r, turnrunner.Input{TurnID: "ack", Prompt: "go"})
+	if errs := ofType[turnrunner.Error](evs); len(errs) != 1 || !errors.Is(errs[0].Err, dispatch.ErrStore) {
+		t.Fatalf("Error events %v, want one ErrStore", errs)
+	}
+	de := ofType[turnrunner.DispatchEnd](evs)
+	if len(de) != 1 || de[0].Status != turnrunner.DispatchNack || !errors.Is(de[0].Err, dispatch.ErrStore) {
+		t.Errorf("DispatchEnd %+v, want nack with ErrStore", de)
+	}
+	if end := turnEnd(t, evs); end.Status != turnrunner.TurnFailed || !errors.Is(end.Err, dispatch.ErrStore) {
+		t.Errorf("TurnEnd %s %v, want failed with ErrStore", end.Status, end.Err)
+	}
+}
