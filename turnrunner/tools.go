@@ -395,10 +395,13 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 	out, err := t.Execute(tctx, rec.raw, forge.Invocation{ID: rec.id, CallID: rec.checksum, Scope: dc}, obs)
 	now := r.now()
 	if err != nil {
+		// Classified by the error Execute returned, not by the contexts
+		// alone: they may have ended after the tool settled (while its
+		// end event waited on a slow consumer).
 		switch {
-		case ctx.Err() != nil:
+		case ctx.Err() != nil && errors.Is(err, ctx.Err()):
 			rec.cancel(now)
-		case tctx.Err() != nil || (t.Timeout() > 0 && errors.Is(err, context.DeadlineExceeded)):
+		case errors.Is(err, context.DeadlineExceeded) && (tctx.Err() != nil || t.Timeout() > 0):
 			// One text for the tool's own Timeout and Options.ToolTimeout.
 			limit := t.Timeout()
 			if limit == 0 {

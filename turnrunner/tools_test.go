@@ -305,3 +305,38 @@ func TestAbandonedConsumerLeavesNoGoroutines(t *testing.T) {
 	cancel()
 	goleak.VerifyNone(t)
 }
+
+// A tool that fails at once is reported with its own error even when the
+// tool timeout passes while its end event waits on a slow consumer.
+func TestFastFailureUnderBackpressureIsNotATimeout(t *testing.T) {
+	fails, err := forge.NewTool("fails", "fails", objectSchema,
+		func(_ context.Context, _ map[string]any, inv forge.Invocation) (forge.Output, error) {
+			// The log fills the one-event buffer, so the end event waits.
+			dc, _ := dispatch.FromScope(inv.Scope)
+			dc.Log(turnrunner.LevelInfo, "trying", "about to fail", nil)
+			return forge.Output{}, errors.New("disk on fire")
+		}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := scripted.New(scripted.Use(scripted.Call{ID: "c1", Name: "fails", Args: `{}`}), scripted.Say("noted"))
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{fails}, ToolTimeout: 20 * time.Millisecond, EventBuffer: 1})
+	ch, err := r.Run(context.Background(), turnrunner.Input{Prompt: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []turnrunner.Event
+	for ev := range ch {
+		evs = append(evs, ev)
+		if _, ok := ev.(turnrunner.ToolExecutionStart); ok {
+			time.Sleep(100 * time.Millisecond) // past the timeout, with the end event waiting
+		}
+	}
+	done := settled(evs)
+	if len(done) != 1 {
+		t.Fatalf("%d settled calls, want 1", len(done))
+	}
+	if text := resultText(t, done[0].Call); !strings.Contains(text, "disk on fire") || strings.Contains(text, "timed out") {
+		t.Errorf("result %q, want the handler's own error", text)
+	}
+}
