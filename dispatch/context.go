@@ -83,8 +83,8 @@ type Context struct {
 	timeline     []Entry
 	pos          map[entryKey]int  // first timeline index of each (kind, id)
 	counts       map[string]int    // checksum -> calls in the timeline, history included
-	own          map[string]string // id -> checksum of the calls stored by this dispatch
-	ownCounts    map[string]int    // checksum -> calls stored by this dispatch (the loop guard's count)
+	own          map[string]string // id -> checksum of the executed calls stored by this dispatch
+	ownCounts    map[string]int    // checksum -> executed calls stored by this dispatch (the loop guard's count)
 	blocked      map[string]int    // checksum -> iteration of its first loop-guard block
 	signalled    bool
 	acked        bool
@@ -271,6 +271,22 @@ func (c *Context) LastToolCall(checksum string) (*forge.ToolCall, bool) {
 	return nil, false
 }
 
+// LastExecutedToolCall returns the most recent tool call with checksum that
+// this dispatch executed and stored (see StoreUnexecutedToolCall): what the
+// loop guard quotes back to a model that repeats it.
+func (c *Context) LastExecutedToolCall(checksum string) (*forge.ToolCall, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := len(c.timeline) - 1; i >= 0; i-- {
+		if tc := c.timeline[i].ToolCall; tc != nil && tc.Checksum() == checksum {
+			if _, executed := c.own[tc.ID()]; executed {
+				return tc, true
+			}
+		}
+	}
+	return nil, false
+}
+
 // ToolCallCount is how many of the turn's tool calls have checksum
 // (forge.Scope). History counts; unknown checksums give 0.
 func (c *Context) ToolCallCount(checksum string) int {
@@ -307,7 +323,7 @@ func (c *Context) StoreMessage(ctx context.Context, m *Message) error {
 	if m == nil {
 		return ErrStore.With(nil, "dispatch: store message: nil")
 	}
-	return c.save(ctx, Entry{Message: m})
+	return c.save(ctx, Entry{Message: m}, false)
 }
 
 // MutateMessage is StoreMessage; the name says the intent.
@@ -319,17 +335,29 @@ func (c *Context) StoreThought(ctx context.Context, t *Thought) error {
 	if t == nil {
 		return ErrStore.With(nil, "dispatch: store thought: nil")
 	}
-	return c.save(ctx, Entry{Thought: t})
+	return c.save(ctx, Entry{Thought: t}, false)
 }
 
-// StoreToolCall persists tc and appends it to the timeline; ToolCallCount of
-// its checksum grows by one. A call with an id already in the turn replaces
-// it in place, as MutateToolCall does.
+// StoreToolCall persists tc, an executed call, and appends it to the
+// timeline; ToolCallCount of its checksum grows by one, and so does the
+// loop guard's count. A call with an id already in the turn replaces it in
+// place, as MutateToolCall does.
 func (c *Context) StoreToolCall(ctx context.Context, tc *forge.ToolCall) error {
 	if tc == nil {
 		return ErrStore.With(nil, "dispatch: store tool call: nil")
 	}
-	return c.save(ctx, Entry{ToolCall: tc})
+	return c.save(ctx, Entry{ToolCall: tc}, true)
+}
+
+// StoreUnexecutedToolCall is StoreToolCall for a call that was not executed
+// (refused by the loop guard, denied approval, cut off with its response):
+// it counts in ToolCallCount like any stored call, but not against the loop
+// guard, which limits how many identical calls a turn executes.
+func (c *Context) StoreUnexecutedToolCall(ctx context.Context, tc *forge.ToolCall) error {
+	if tc == nil {
+		return ErrStore.With(nil, "dispatch: store tool call: nil")
+	}
+	return c.save(ctx, Entry{ToolCall: tc}, false)
 }
 
 // MutateToolCall replaces the tool call with tc's id in place (appending it
@@ -406,8 +434,10 @@ func (c *Context) uncount(sum string) {
 	c.counts[sum]--
 }
 
-// save persists first, so a failing store leaves the context unchanged.
-func (c *Context) save(ctx context.Context, e Entry) error {
+// save persists first, so a failing store leaves the context unchanged. A
+// new tool call counts against the loop guard when executed; a replaced one
+// keeps the standing of the call it replaces.
+func (c *Context) save(ctx context.Context, e Entry, executed bool) error {
 	if err := c.store.Save(ctx, c.turnID, e); err != nil {
 		return ErrStore.With(err, "dispatch: save %s %q", e.Kind(), e.ID())
 	}
@@ -430,7 +460,9 @@ func (c *Context) save(ctx context.Context, e Entry) error {
 	c.timeline = append(c.timeline, e)
 	if e.ToolCall != nil {
 		c.counts[e.ToolCall.Checksum()]++
-		c.addOwn(id, e.ToolCall.Checksum())
+		if executed {
+			c.addOwn(id, e.ToolCall.Checksum())
+		}
 	}
 	return nil
 }
@@ -540,8 +572,9 @@ func (c *Context) CheckRepeat(tool, checksum string, pending int) LoopVerdict {
 // the blocked call in a later iteration finalizes. The turn runner calls it
 // once per proposed call; middleware should use CheckRepeat.
 //
-// The count is this dispatch's own calls (hydrated history does not count)
-// plus pending. Past the limit the call is LoopBlockedRepeat, with
+// The count is the calls this dispatch executed and stored (hydrated
+// history and calls stored with StoreUnexecutedToolCall do not count) plus
+// pending. Past the limit the call is LoopBlockedRepeat, with
 // InResponse set when the limit was crossed by repeats within this one
 // response; it is LoopFinalize only when the same checksum was already
 // blocked in an earlier iteration, that is after the model saw the block.

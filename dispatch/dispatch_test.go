@@ -413,3 +413,53 @@ func TestReplaceInPlaceAfterDelete(t *testing.T) {
 		t.Errorf("store (-want +got):\n%s", d)
 	}
 }
+
+// Unexecuted calls count in ToolCallCount but not against the loop guard,
+// replacing one keeps its standing, and the guard quotes an executed call.
+func TestUnexecutedCallsDoNotCountAgainstTheGuard(t *testing.T) {
+	ctx := context.Background()
+	c := newCtx(t, dispatch.Config{Loop: dispatch.LoopPolicy{MaxIdenticalCalls: 1}})
+	refused := call(t, "r1", "a", `{"q":1}`)
+	if err := c.StoreUnexecutedToolCall(ctx, refused); err != nil {
+		t.Fatal(err)
+	}
+	sum := refused.Checksum()
+	if n := c.ToolCallCount(sum); n != 1 {
+		t.Errorf("ToolCallCount = %d, want 1", n)
+	}
+	if v := c.CheckRepeat("a", sum, 0); v.Decision != dispatch.LoopAllow || v.Earlier != 0 {
+		t.Errorf("after an unexecuted call: %+v, want allow with no earlier calls", v)
+	}
+	if _, ok := c.LastExecutedToolCall(sum); ok {
+		t.Error("LastExecutedToolCall found an unexecuted call")
+	}
+	// Replacing the refused call keeps it out of the guard's count.
+	if err := c.StoreToolCall(ctx, call(t, "r1", "a", `{"q":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	if v := c.CheckRepeat("a", sum, 0); v.Decision != dispatch.LoopAllow {
+		t.Errorf("after replacing the unexecuted call: %+v", v)
+	}
+	ran := call(t, "x1", "a", `{"q":1}`)
+	if err := c.StoreToolCall(ctx, ran); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.StoreUnexecutedToolCall(ctx, call(t, "r2", "a", `{"q":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	if v := c.CheckRepeat("a", sum, 0); v.Decision != dispatch.LoopBlockedRepeat || v.Earlier != 1 {
+		t.Errorf("after one executed call: %+v, want blocked with 1 earlier", v)
+	}
+	if got, ok := c.LastExecutedToolCall(sum); !ok || got.ID() != "x1" {
+		t.Errorf("LastExecutedToolCall = %v, %v; want x1", got, ok)
+	}
+	if last, _ := c.LastToolCall(sum); last.ID() != "r2" {
+		t.Errorf("LastToolCall = %s, want r2", last.ID())
+	}
+	if n := c.ToolCallCount(sum); n != 3 {
+		t.Errorf("ToolCallCount = %d, want 3", n)
+	}
+	if err := c.StoreUnexecutedToolCall(ctx, nil); !errors.Is(err, dispatch.ErrStore) {
+		t.Errorf("nil call: %v", err)
+	}
+}

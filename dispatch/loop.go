@@ -20,7 +20,8 @@ const (
 // what it returned. If it repeats a blocked call in a later response, or the
 // iteration cap is reached, the dispatch finishes gracefully: one last model
 // call with no tools offered and a note asking for an answer with what it
-// has. Only the dispatch's own calls count, not history.
+// has. Only the calls the dispatch executed count: not history, nor calls
+// it refused (blocked, denied, cut off).
 type LoopPolicy struct {
 	// MaxIterations caps model calls per dispatch; 0 means DefaultMaxIterations.
 	MaxIterations int

@@ -40,7 +40,9 @@
 // # Loop, pipelines, persistence
 //
 // The built-in loop guard (dispatch.LoopPolicy, on by default) blocks
-// repeated identical calls and finishes gracefully at the iteration cap.
+// repeated identical calls and finishes gracefully at the iteration cap. It
+// counts the calls the turn executed: history, and calls it refused (cut
+// off, denied, blocked), do not count.
 // Turn and dispatch middleware wrap the turn and each iteration in the onion
 // shape: Options.TurnInput wraps the dispatch and Options.TurnOutput,
 // Options.DispatchInput wraps each iteration's model call, tool calls and

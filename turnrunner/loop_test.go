@@ -304,6 +304,51 @@ func TestWaitForAfterTurnAborts(t *testing.T) {
 	}
 }
 
+// Calls the runner refused to run (here, cut off at max_tokens) do not
+// count against MaxIdenticalCalls: the retry the runner asks for runs.
+func TestUnexecutedCallsDoNotCountAgainstTheLoopGuard(t *testing.T) {
+	echo, execs := countingEcho(t, "ok")
+	m := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{ID: "c1", Name: "echo", Args: `{"q":"a"}`}}, Stop: turnrunner.StopMaxTokens},
+		scripted.Use(scripted.Call{ID: "c2", Name: "echo", Args: `{"q":"a"}`}),
+		scripted.Say("done"),
+	)
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, Loop: dispatch.LoopPolicy{MaxIdenticalCalls: 1}})
+	loopTurn(t, r, turnrunner.Input{TurnID: "cut", Prompt: "go"}, execs, 1, nil)
+}
+
+// A call whose approval was denied does not count against
+// MaxIdenticalCalls either: asked again and approved, it runs.
+func TestDeniedCallsDoNotCountAgainstTheLoopGuard(t *testing.T) {
+	echo, execs := countingEcho(t, "ok")
+	c := scripted.Call{Name: "echo", Args: `{"q":"a"}`}
+	m := scripted.New(scripted.Use(c), scripted.Use(c), scripted.Say("done"))
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, RequireApproval: []string{"echo"},
+		Loop: dispatch.LoopPolicy{MaxIdenticalCalls: 1}})
+	ch, err := r.Run(context.Background(), turnrunner.Input{TurnID: "denied", Prompt: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []turnrunner.Event
+	gates := 0
+	for ev := range ch {
+		evs = append(evs, ev)
+		if o, ok := ev.(turnrunner.GateOpen); ok {
+			gates++
+			_ = o.Gate.Resolve(gates > 1) // deny the first, approve the second
+		}
+	}
+	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+		t.Fatalf("TurnEnd %+v", end)
+	}
+	if gates != 2 || execs.Load() != 1 {
+		t.Errorf("%d gates and %d executions, want 2 and 1", gates, execs.Load())
+	}
+	if ds := loopDecisions(evs); len(ds) != 0 {
+		t.Errorf("loop decisions %v, want none", ds)
+	}
+}
+
 func TestNewValidation(t *testing.T) {
 	if _, err := turnrunner.New(nil, &turnrunner.Options{MaxParallelTools: -1, TurnInput: []turnrunner.TurnMiddleware{nil}}); !errors.Is(err, turnrunner.ErrInvalidConfig) ||
 		!strings.Contains(err.Error(), "model") || !strings.Contains(err.Error(), "maxParallelTools") || !strings.Contains(err.Error(), "turnInput[0]") {

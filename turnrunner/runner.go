@@ -34,7 +34,8 @@ type Input struct {
 	System       string
 	SystemPrompt *forge.Tokenizable
 	// History is earlier conversation the model should see; it is not
-	// stored again. Its tool calls count for the loop guard.
+	// stored again. Its tool calls count in ToolCallCount, not against the
+	// loop guard, which limits what this turn executes.
 	History []dispatch.Entry
 	// Messages are this turn's new messages, stored before the input pipeline.
 	Messages []*dispatch.Message

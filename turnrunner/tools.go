@@ -242,7 +242,7 @@ func (r *Runner) settleUnrun(ctx context.Context, dc *dispatch.Context, em *emit
 		if rec.call == nil {
 			continue
 		}
-		if err := dc.StoreToolCall(pctx, rec.call); err != nil {
+		if err := dc.StoreUnexecutedToolCall(pctx, rec.call); err != nil {
 			r.emitError(em, dc.ID(), dc.Iteration(), err)
 		}
 	}
@@ -261,8 +261,7 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 	}
 	for _, rec := range recs {
 		r.announce(em, rec)
-		n := pending[rec.checksum]
-		pending[rec.checksum]++
+		n := pending[rec.checksum] // identical calls this response already runs
 		switch {
 		case !rec.argsOK:
 			rec.fail(r.now(), badArgsText(rec.raw))
@@ -296,6 +295,7 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 				}
 			}
 			rec.run = true
+			pending[rec.checksum]++
 		}
 		if !rec.run {
 			r.settle(ctx, dc, em, rec)
@@ -312,7 +312,11 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 		if rec.call == nil {
 			continue
 		}
-		if err := dc.StoreToolCall(pctx, rec.call); err != nil {
+		store := dc.StoreUnexecutedToolCall // refused calls do not count against the loop guard
+		if rec.run {
+			store = dc.StoreToolCall
+		}
+		if err := store(pctx, rec.call); err != nil {
 			return finalize, err
 		}
 	}
@@ -547,7 +551,7 @@ func (r *Runner) repeatText(ctx context.Context, dc *dispatch.Context, rec *call
 			rec.name, repeats, ran, v.Limit).Error()
 	}
 	prev := "(no earlier result found)"
-	if tc, ok := dc.LastToolCall(rec.checksum); ok {
+	if tc, ok := dc.LastExecutedToolCall(rec.checksum); ok {
 		prev = previewResult(ctx, tc, 300)
 	}
 	return dispatch.ErrRepeatedToolCall.With(nil,
