@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ebbforge/adk/canonical"
 	"github.com/ebbforge/adk/media"
@@ -133,7 +134,7 @@ type ToolCall struct {
 // is a *ValidationError listing them).
 //
 // Rules:
-//   - ID and Tool are non-empty.
+//   - ID and Tool are non-empty, valid UTF-8.
 //   - Args is required and must be a JSON object: a map, a struct (or any
 //     value encoding/json turns into an object), or JSON text as a string,
 //     []byte or json.RawMessage. It is stored as compact JSON text.
@@ -155,11 +156,19 @@ func NewToolCall(raw RawToolCall) (*ToolCall, error) {
 		createdAt: raw.CreatedAt, updatedAt: raw.UpdatedAt, completedAt: raw.CompletedAt,
 		replayCompatibility: raw.ReplayCompatibility,
 	}
-	if raw.ID == "" {
+	// JSON strings cannot carry invalid UTF-8: the persisted form would come
+	// back with U+FFFD in its place (a different tool name, a failed checksum).
+	switch {
+	case raw.ID == "":
 		p.add("id: required")
+	case !utf8.ValidString(raw.ID):
+		p.add("id: %q is not valid UTF-8", raw.ID)
 	}
-	if raw.Tool == "" {
+	switch {
+	case raw.Tool == "":
 		p.add("tool: required")
+	case !utf8.ValidString(raw.Tool):
+		p.add("tool: %q is not valid UTF-8", raw.Tool)
 	}
 	if args, msg := normalizeArgs(raw.Args); msg != "" {
 		p.add("args: %s", msg)

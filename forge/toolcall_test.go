@@ -94,6 +94,9 @@ func TestNewToolCallInvalid(t *testing.T) {
 	}{
 		{"missing id", func(r *RawToolCall) { r.ID = "" }, []string{"id"}},
 		{"missing tool", func(r *RawToolCall) { r.Tool = "" }, []string{"tool"}},
+		{"id not UTF-8", func(r *RawToolCall) { r.ID = "call_\xff" }, []string{"id"}},
+		{"tool not UTF-8", func(r *RawToolCall) { r.Tool = "get\xe2\x82" }, []string{"tool"}},
+		{"id, tool not UTF-8 with others", func(r *RawToolCall) { r.ID, r.Tool, r.Checksum = "\xc0", "w\x80", "" }, []string{"id", "tool", "checksum"}},
 		{"missing checksum", func(r *RawToolCall) { r.Checksum = "" }, []string{"checksum"}},
 		{"short checksum", func(r *RawToolCall) { r.Checksum = "abc123" }, []string{"checksum"}},
 		{"upper-case checksum", func(r *RawToolCall) { r.Checksum = strings.ToUpper(sum64) }, []string{"checksum"}},
@@ -448,4 +451,49 @@ func TestMediaIsNotAnArtifactKind(t *testing.T) {
 			t.Errorf("%T implements Artifact", v)
 		}
 	}
+}
+
+// A non-ASCII tool name survives the persisted form byte for byte, so the
+// checksum still verifies after a round trip.
+func TestToolCallJSONRoundTripChecksum(t *testing.T) {
+	tests := []struct{ name, id, tool, args string }{
+		{"ascii", "call_1", "weather", `{"city":"Oslo"}`},
+		{"non-ASCII", "appel_é", "météo_☀", `{"ville":"Zürich"}`},
+		{"astral", "call_𝄞", "tool_😀", `{"q":"😀"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sum, err := canonical.Checksum(tt.tool, json.RawMessage(tt.args))
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw := validRaw()
+			raw.ID, raw.Tool, raw.Args, raw.Checksum = tt.id, tt.tool, tt.args, sum
+			c, err := NewToolCall(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back := roundTrip(t, c, nil)
+			if diff := cmp.Diff([]string{c.ID(), c.Tool()}, []string{back.ID(), back.Tool()}); diff != "" {
+				t.Errorf("id, tool (-before +after):\n%s", diff)
+			}
+			if err := back.VerifyChecksum(); err != nil {
+				t.Errorf("after round trip: %v", err)
+			}
+		})
+	}
+}
+
+// roundTrip is json.Marshal then UnmarshalToolCall.
+func roundTrip(t *testing.T, c *ToolCall, res ResultResolver) *ToolCall {
+	t.Helper()
+	data, err := json.Marshal(c)
+	if err != nil {
+		t.Fatalf("json.Marshal: %v", err)
+	}
+	back, err := UnmarshalToolCall(context.Background(), data, res)
+	if err != nil {
+		t.Fatalf("UnmarshalToolCall: %v\n%s", err, data)
+	}
+	return back
 }
