@@ -144,7 +144,8 @@ type ToolCall struct {
 //     artifacts with a non-empty ID; the slices are copied.
 //   - CreatedAt is required. A zero UpdatedAt means CreatedAt. CompletedAt
 //     is required when IsComplete and must be zero otherwise. UpdatedAt and
-//     CompletedAt may not precede CreatedAt.
+//     CompletedAt may not precede CreatedAt. Every time lies in years
+//     0-9999 UTC, the range the persisted form can write.
 //   - Inline nil means true. A non-null Payload must be valid JSON and needs
 //     a non-empty ReplayCompatibility.
 func NewToolCall(raw RawToolCall) (*ToolCall, error) {
@@ -187,12 +188,18 @@ func NewToolCall(raw RawToolCall) (*ToolCall, error) {
 	} else {
 		c.results = res
 	}
-	if c.createdAt.IsZero() {
+	switch {
+	case c.createdAt.IsZero():
 		p.add("createdAt: required")
+	case !persistableTime(c.createdAt):
+		p.add("createdAt: %s", timeRangeMsg)
 	}
-	if c.updatedAt.IsZero() {
+	switch {
+	case c.updatedAt.IsZero():
 		c.updatedAt = c.createdAt
-	} else if !c.createdAt.IsZero() && c.updatedAt.Before(c.createdAt) {
+	case !persistableTime(c.updatedAt):
+		p.add("updatedAt: %s", timeRangeMsg)
+	case !c.createdAt.IsZero() && c.updatedAt.Before(c.createdAt):
 		p.add("updatedAt: precedes createdAt")
 	}
 	switch {
@@ -200,6 +207,8 @@ func NewToolCall(raw RawToolCall) (*ToolCall, error) {
 		p.add("completedAt: required when isComplete")
 	case !c.isComplete && !c.completedAt.IsZero():
 		p.add("completedAt: must be zero when not isComplete")
+	case !c.completedAt.IsZero() && !persistableTime(c.completedAt):
+		p.add("completedAt: %s", timeRangeMsg)
 	case !c.completedAt.IsZero() && !c.createdAt.IsZero() && c.completedAt.Before(c.createdAt):
 		p.add("completedAt: precedes createdAt")
 	}
@@ -218,6 +227,15 @@ func NewToolCall(raw RawToolCall) (*ToolCall, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+const timeRangeMsg = "outside years 0-9999 UTC, which the persisted form (RFC 3339) cannot hold"
+
+// persistableTime reports whether MarshalJSON can write t, which it does in
+// UTC: time.Time.MarshalJSON fails outside years 0-9999.
+func persistableTime(t time.Time) bool {
+	y := t.UTC().Year()
+	return y >= 0 && y <= 9999
 }
 
 func isChecksum(s string) bool {

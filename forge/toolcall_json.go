@@ -62,13 +62,20 @@ type mediaRef struct {
 // Tokenizable rendered with a nil scope), artifacts as {kind, id} and media
 // as {id, kind, mimeType, filename} references. Decode it with
 // UnmarshalToolCall.
+//
+// Times are written in UTC (RFC 3339 with nanoseconds), so the instant comes
+// back exactly but the zone does not: an offset with seconds (local mean
+// time, e.g. Europe/Amsterdam in 1900 is +00:19:32) has no RFC 3339
+// spelling, and writing it would move the instant. Older forms written with
+// an offset still decode to the same instant.
 func (c *ToolCall) MarshalJSON() ([]byte, error) {
 	j := toolCallJSON{ID: c.id, Tool: c.tool, Args: c.args, Checksum: c.checksum,
 		IsComplete: c.isComplete, IsError: c.isError, Inline: &c.inline, FromArtifactTool: c.fromArtTool,
-		CreatedAt: c.createdAt, UpdatedAt: c.updatedAt, Payload: c.payload,
+		CreatedAt: c.createdAt.UTC(), UpdatedAt: c.updatedAt.UTC(), Payload: c.payload,
 		ReplayCompatibility: c.replayCompatibility}
 	if !c.completedAt.IsZero() {
-		j.CompletedAt = &c.completedAt
+		done := c.completedAt.UTC()
+		j.CompletedAt = &done
 	}
 	j.Results.Kind = c.results.Kind().String()
 	switch c.results.Kind() {

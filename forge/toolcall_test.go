@@ -126,6 +126,14 @@ func TestNewToolCallInvalid(t *testing.T) {
 		{"complete without completedAt", func(r *RawToolCall) { r.CompletedAt = time.Time{} }, []string{"completedAt"}},
 		{"completedAt while pending", func(r *RawToolCall) { r.IsComplete = false }, []string{"completedAt"}},
 		{"completedAt before createdAt", func(r *RawToolCall) { r.CompletedAt = t0.Add(-time.Second) }, []string{"completedAt"}},
+		{"createdAt after year 9999", func(r *RawToolCall) {
+			r.CreatedAt, r.UpdatedAt, r.CompletedAt = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Time{}, time.Date(10000, 1, 2, 0, 0, 0, 0, time.UTC)
+		}, []string{"createdAt", "completedAt"}},
+		{"createdAt before year 0", func(r *RawToolCall) { r.CreatedAt = time.Date(-1, 12, 31, 0, 0, 0, 0, time.UTC) }, []string{"createdAt"}},
+		{"updatedAt year 9999 locally, 10000 in UTC", func(r *RawToolCall) {
+			r.UpdatedAt = time.Date(9999, 12, 31, 23, 0, 0, 0, time.FixedZone("", -5*3600))
+		}, []string{"updatedAt"}},
+		{"completedAt after year 9999", func(r *RawToolCall) { r.CompletedAt = time.Date(12000, 1, 1, 0, 0, 0, 0, time.UTC) }, []string{"completedAt"}},
 		{"payload without tag", func(r *RawToolCall) { r.Payload = json.RawMessage(`{"sig":"x"}`) }, []string{"replayCompatibility"}},
 		{"payload not JSON", func(r *RawToolCall) { r.Payload, r.ReplayCompatibility = json.RawMessage(`{x`), "openai" }, []string{"payload"}},
 		{"every field", func(r *RawToolCall) {
@@ -496,4 +504,66 @@ func roundTrip(t *testing.T, c *ToolCall, res ResultResolver) *ToolCall {
 		t.Fatalf("UnmarshalToolCall: %v\n%s", err, data)
 	}
 	return back
+}
+
+// Times come back as the same instant whatever their zone, and are written
+// in UTC; forms written with an offset still decode.
+func TestToolCallJSONTimes(t *testing.T) {
+	lmt := time.FixedZone("AMT", 19*60+32) // Europe/Amsterdam's local mean time, +00:19:32
+	tests := []struct {
+		name string
+		at   time.Time
+	}{
+		{"UTC", t0},
+		{"offset", time.Date(2026, 1, 2, 3, 4, 5, 6, time.FixedZone("IST", 5*3600+1800))},
+		{"offset with seconds", time.Date(1900, 1, 1, 0, 0, 0, 0, lmt)},
+		{"negative offset with seconds", time.Date(1850, 6, 1, 12, 0, 0, 0, time.FixedZone("", -(4*3600+56*60+2)))},
+		{"local", time.Date(2020, 6, 1, 12, 0, 0, 1, time.Local)},
+		{"monotonic", time.Now()},
+		{"first instant of year 0", time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{"year 9999 in UTC, earlier locally", time.Date(9999, 12, 31, 18, 59, 59, 999999998, time.FixedZone("", -5*3600))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw := validRaw()
+			raw.CreatedAt, raw.UpdatedAt, raw.CompletedAt = tt.at, tt.at, tt.at.Add(time.Nanosecond)
+			c, err := NewToolCall(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := json.Marshal(c)
+			if err != nil {
+				t.Fatalf("accepted by NewToolCall, but json.Marshal: %v", err)
+			}
+			var stamps struct{ CreatedAt, UpdatedAt, CompletedAt string }
+			if err := json.Unmarshal(data, &stamps); err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range []string{stamps.CreatedAt, stamps.UpdatedAt, stamps.CompletedAt} {
+				if !strings.HasSuffix(s, "Z") {
+					t.Errorf("time %q not written in UTC", s)
+				}
+			}
+			back, err := UnmarshalToolCall(context.Background(), data, nil)
+			if err != nil {
+				t.Fatalf("UnmarshalToolCall: %v\n%s", err, data)
+			}
+			want := []time.Time{c.CreatedAt(), c.UpdatedAt(), c.CompletedAt()}
+			if diff := cmp.Diff(want, []time.Time{back.CreatedAt(), back.UpdatedAt(), back.CompletedAt()}); diff != "" {
+				t.Errorf("instants changed (-before +after):\n%s", diff)
+			}
+		})
+	}
+	// A form written before times were normalised to UTC.
+	old := `{"id":"x","tool":"t","args":{},"checksum":"` + sum64 + `","results":{"kind":"text","text":"x"},` +
+		`"isComplete":true,"createdAt":"2026-01-02T05:04:05.006+02:00","updatedAt":"2026-01-02T05:04:06.006+02:00",` +
+		`"completedAt":"2026-01-01T22:04:07.006-05:00"}`
+	back, err := UnmarshalToolCall(context.Background(), []byte(old), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []time.Time{t0, t0.Add(time.Second), t0.Add(2 * time.Second)}
+	if diff := cmp.Diff(want, []time.Time{back.CreatedAt(), back.UpdatedAt(), back.CompletedAt()}); diff != "" {
+		t.Errorf("older form with offsets (-want +got):\n%s", diff)
+	}
 }
