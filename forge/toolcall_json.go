@@ -68,7 +68,16 @@ type mediaRef struct {
 // time, e.g. Europe/Amsterdam in 1900 is +00:19:32) has no RFC 3339
 // spelling, and writing it would move the instant. Older forms written with
 // an offset still decode to the same instant.
-func (c *ToolCall) MarshalJSON() ([]byte, error) {
+//
+// The receiver is a value so a ToolCall held by value (json.Marshal(*c), a
+// struct field) encodes like a *ToolCall instead of as {}; a ToolCall holds
+// no lock, so copying it is safe. The zero ToolCall, which NewToolCall never
+// returns, is refused with ErrInvalidInitialToolCallValue rather than
+// written as a form UnmarshalToolCall would reject.
+func (c ToolCall) MarshalJSON() ([]byte, error) {
+	if c.id == "" {
+		return nil, ErrInvalidInitialToolCallValue.With(nil, "forge: cannot encode a zero ToolCall: build it with forge.NewToolCall")
+	}
 	j := toolCallJSON{ID: c.id, Tool: c.tool, Args: c.args, Checksum: c.checksum,
 		IsComplete: c.isComplete, IsError: c.isError, Inline: &c.inline, FromArtifactTool: c.fromArtTool,
 		CreatedAt: c.createdAt.UTC(), UpdatedAt: c.updatedAt.UTC(), Payload: c.payload,

@@ -567,3 +567,67 @@ func TestToolCallJSONTimes(t *testing.T) {
 		t.Errorf("older form with offsets (-want +got):\n%s", diff)
 	}
 }
+
+// A ToolCall held by value encodes as the pointer does, wherever it sits;
+// decoding into one is refused in every position, as for *ToolCall.
+func TestToolCallValueMarshal(t *testing.T) {
+	c, err := NewToolCall(validRaw())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := string(want)
+	tests := []struct {
+		name string
+		v    any
+		want string
+	}{
+		{"pointer", c, w},
+		{"value", *c, w},
+		{"struct field by value", struct{ C ToolCall }{*c}, `{"C":` + w + `}`},
+		{"struct field by pointer", struct{ C *ToolCall }{c}, `{"C":` + w + `}`},
+		{"slice of values", []ToolCall{*c, *c}, `[` + w + `,` + w + `]`},
+		{"map of values", map[string]ToolCall{"k": *c}, `{"k":` + w + `}`},
+		{"nil pointer", (*ToolCall)(nil), `null`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := json.Marshal(tt.v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+				t.Errorf("encoding (-want +got):\n%s", diff)
+			}
+		})
+	}
+
+	// The zero ToolCall is not a tool call: encoding it fails rather than
+	// writing a form UnmarshalToolCall would reject.
+	for _, v := range []any{ToolCall{}, &ToolCall{}, struct{ C ToolCall }{}} {
+		if _, err := json.Marshal(v); !errors.Is(err, ErrInvalidInitialToolCallValue) {
+			t.Errorf("json.Marshal(%T zero) err = %v, want ErrInvalidInitialToolCallValue", v, err)
+		}
+	}
+
+	decodes := []struct {
+		name string
+		data string
+		into any
+	}{
+		{"value", w, new(ToolCall)},
+		{"struct field by value", `{"C":` + w + `}`, new(struct{ C ToolCall })},
+		{"slice of values", `[` + w + `]`, new([]ToolCall)},
+		{"map of values", `{"k":` + w + `}`, new(map[string]ToolCall)},
+	}
+	for _, tt := range decodes {
+		t.Run("decode "+tt.name, func(t *testing.T) {
+			if err := json.Unmarshal([]byte(tt.data), tt.into); !errors.Is(err, ErrInvalidInitialToolCallValue) {
+				t.Errorf("json.Unmarshal err = %v, want ErrInvalidInitialToolCallValue", err)
+			}
+		})
+	}
+}
