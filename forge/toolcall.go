@@ -141,7 +141,7 @@ type ToolCall struct {
 //   - Checksum is 64 lowercase hex digits. It is not recomputed here; see
 //     VerifyChecksum.
 //   - Results is one of the three shapes, arrays non-empty, no nil entries,
-//     artifacts with a non-empty ID; the slices are copied.
+//     artifacts and media with a non-empty ID; the slices are copied.
 //   - CreatedAt is required. A zero UpdatedAt means CreatedAt. CompletedAt
 //     is required when IsComplete and must be zero otherwise. UpdatedAt and
 //     CompletedAt may not precede CreatedAt. Every time lies in years
@@ -318,6 +318,10 @@ func normalizeResults(v any) (Results, string) {
 		for i, m := range r {
 			if m == nil {
 				return Results{}, fmt.Sprintf("[%d]: nil media", i)
+			}
+			// The persisted form refers to media by id only (as to artifacts).
+			if m.ID() == "" {
+				return Results{}, fmt.Sprintf("[%d]: media with an empty id", i)
 			}
 		}
 		return Results{media: append([]*media.Media(nil), r...)}, ""

@@ -87,6 +87,7 @@ func TestNewToolCallArgs(t *testing.T) {
 }
 
 func TestNewToolCallInvalid(t *testing.T) {
+	m1 := newMedia(t, "m1")
 	tests := []struct {
 		name   string
 		mutate func(*RawToolCall)
@@ -120,6 +121,9 @@ func TestNewToolCallInvalid(t *testing.T) {
 		{"artifact without id", func(r *RawToolCall) { r.Results = fakeArtifact{kind: "SpooledArtifact"} }, []string{"results"}},
 		{"empty media", func(r *RawToolCall) { r.Results = []*media.Media{} }, []string{"results"}},
 		{"nil media entry", func(r *RawToolCall) { r.Results = MediaResults(nil) }, []string{"results"}},
+		{"media without id", func(r *RawToolCall) { r.Results = &media.Media{} }, []string{"results"}},
+		{"media list entry without id", func(r *RawToolCall) { r.Results = []*media.Media{m1, {}} }, []string{"results"}},
+		{"media Results without id", func(r *RawToolCall) { r.Results = MediaResults(&media.Media{}) }, []string{"results"}},
 		{"mixed kinds", func(r *RawToolCall) { r.Results = []any{fakeArtifact{id: "a"}, NewTokenizable("x")} }, []string{"results"}},
 		{"missing createdAt", func(r *RawToolCall) { r.CreatedAt = time.Time{} }, []string{"createdAt"}},
 		{"updatedAt before createdAt", func(r *RawToolCall) { r.UpdatedAt = t0.Add(-time.Second) }, []string{"updatedAt"}},
