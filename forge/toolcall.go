@@ -351,6 +351,9 @@ func (c *ToolCall) ID() string { return c.id }
 func (c *ToolCall) Tool() string { return c.tool }
 
 // Args returns the arguments as canonical-ready JSON object text (a copy).
+// A round trip through the persisted form keeps the JSON value, not the
+// bytes: json.Marshal escapes <, >, & and U+2028/U+2029 (as \u003c ...).
+// The checksum is of the value, so it still verifies.
 func (c *ToolCall) Args() json.RawMessage { return bytes.Clone(c.args) }
 
 // ArgsMap decodes the arguments into a fresh map (numbers as float64).
@@ -402,7 +405,8 @@ func (c *ToolCall) UpdatedAt() time.Time { return c.updatedAt }
 // CompletedAt is when the call settled.
 func (c *ToolCall) CompletedAt() time.Time { return c.completedAt }
 
-// Payload is the optional vendor payload (a copy), or nil.
+// Payload is the optional vendor payload (a copy), or nil. Like Args, it
+// keeps its JSON value through the persisted form, not its bytes.
 func (c *ToolCall) Payload() json.RawMessage { return bytes.Clone(c.payload) }
 
 // ReplayCompatibility tags the payload for replay filtering.

@@ -69,6 +69,12 @@ type mediaRef struct {
 // spelling, and writing it would move the instant. Older forms written with
 // an offset still decode to the same instant.
 //
+// Args and payload are written as the same JSON value, not always the same
+// bytes: json.Marshal escapes <, >, & and U+2028/U+2029 in a Marshaler's
+// output, so "<" comes back as "\u003c". Undoing that on decode would also
+// rewrite a "\u003c" the model wrote itself, so the bytes are left as they
+// come; both spellings are the same value and have the same checksum.
+//
 // The receiver is a value so a ToolCall held by value (json.Marshal(*c), a
 // struct field) encodes like a *ToolCall instead of as {}; a ToolCall holds
 // no lock, so copying it is safe. The zero ToolCall, which NewToolCall never

@@ -1,6 +1,7 @@
 package forge
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -634,4 +635,55 @@ func TestToolCallValueMarshal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Args and payload keep their JSON value through the persisted form (not
+// their bytes: json.Marshal escapes <, >, & and U+2028/U+2029), and the
+// checksum still verifies.
+func TestToolCallJSONArgsPayloadValue(t *testing.T) {
+	tests := []struct{ name, args, payload string }{
+		{"plain", `{"city":"Oslo","n":123456789012345678901234567890}`, `{"sig":"abc"}`},
+		{"HTML characters", `{"q":"a<b && c>d"}`, `{"html":"<b>&amp;</b>"}`},
+		{"line and paragraph separators", "{\"q\":\"a\u2028b\u2029c\"}", "{\"p\":\"\u2028\"}"},
+		{"model wrote the escapes", `{"q":"\u003c\u003e\u0026\u2028"}`, `{"p":"\u003cb\u003e"}`},
+		{"both spellings", `{"q":"<\u003c","\u0026":"&"}`, `{"<":"\u003c"}`},
+		{"other escapes", `{"q":"\/\u0041\n\ud83d\ude00"}`, `{"p":"\t"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sum, err := canonical.Checksum("weather", json.RawMessage(tt.args))
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw := validRaw()
+			raw.Args, raw.Checksum = tt.args, sum
+			raw.Payload, raw.ReplayCompatibility = json.RawMessage(tt.payload), "anthropic"
+			c, err := NewToolCall(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back := roundTrip(t, c, nil)
+			if diff := cmp.Diff(jsonValue(t, c.Args()), jsonValue(t, back.Args())); diff != "" {
+				t.Errorf("args value (-before +after):\n%s", diff)
+			}
+			if diff := cmp.Diff(jsonValue(t, c.Payload()), jsonValue(t, back.Payload())); diff != "" {
+				t.Errorf("payload value (-before +after):\n%s", diff)
+			}
+			if err := back.VerifyChecksum(); err != nil {
+				t.Errorf("after round trip: %v", err)
+			}
+		})
+	}
+}
+
+// jsonValue decodes JSON text, numbers kept as written.
+func jsonValue(t *testing.T, data []byte) any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("decode %s: %v", data, err)
+	}
+	return v
 }
