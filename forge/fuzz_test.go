@@ -1,6 +1,7 @@
 package forge
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ebbforge/adk/canonical"
 )
 
 // FuzzExecute feeds arbitrary argument bytes to typed and untyped tools:
@@ -120,4 +126,76 @@ func FuzzClosedRoot(f *testing.F) {
 			t.Fatalf("closedRoot(%q) = %q: want exactly one closing key more", in, got)
 		}
 	})
+}
+
+// FuzzToolCallJSON: whatever NewToolCall accepts, json.Marshal writes and
+// UnmarshalToolCall reads back as the same call: the same id and tool, the
+// same instants, args and payload with the same JSON value, a checksum that
+// verifies as before, and a re-encoding identical to the first.
+func FuzzToolCallJSON(f *testing.F) {
+	f.Add("call_1", "weather", []byte(`{"city":"Oslo"}`), []byte(`{"sig":"abc"}`), int64(1767323045), int64(6), 0)
+	f.Add("appel_é", "météo", []byte(`{"q":"a<b && c>d \u2028"}`), []byte(`{"html":"<b>"}`), int64(-2208988800), int64(0), 19*60+32)
+	f.Add("\xff", "get\xe2\x82", []byte(`{"q":"\u003c\ud800"}`), []byte(`null`), int64(253402300799), int64(999999999), -(4*3600 + 56*60 + 2))
+	f.Add("c", "t", []byte("{\"q\":\"\xff\"}"), []byte(``), int64(-62167219200), int64(0), 3600)
+	f.Fuzz(func(t *testing.T, id, tool string, args, payload []byte, sec, nsec int64, offset int) {
+		at := time.Unix(sec, nsec).In(time.FixedZone("", offset))
+		sum, err := canonical.ChecksumJSON(tool, args)
+		if err != nil {
+			sum = sum64
+		}
+		c, err := NewToolCall(RawToolCall{ID: id, Tool: tool, Args: args, Checksum: sum,
+			Results: NewTokenizable("sunny"), IsComplete: true, CreatedAt: at, CompletedAt: at.Add(time.Nanosecond),
+			Payload: payload, ReplayCompatibility: "x"})
+		if err != nil {
+			if !errors.Is(err, ErrInvalidInitialToolCallValue) {
+				t.Fatalf("NewToolCall: uncoded error %v", err)
+			}
+			return
+		}
+		data, err := json.Marshal(c)
+		if err != nil {
+			t.Fatalf("accepted by NewToolCall, but json.Marshal: %v", err)
+		}
+		back, err := UnmarshalToolCall(context.Background(), data, nil)
+		if err != nil {
+			t.Fatalf("UnmarshalToolCall: %v\n%s", err, data)
+		}
+		if back.ID() != c.ID() || back.Tool() != c.Tool() {
+			t.Fatalf("id, tool %q %q came back as %q %q", c.ID(), c.Tool(), back.ID(), back.Tool())
+		}
+		for _, p := range [][2]time.Time{{c.CreatedAt(), back.CreatedAt()}, {c.UpdatedAt(), back.UpdatedAt()}, {c.CompletedAt(), back.CompletedAt()}} {
+			if !p[0].Equal(p[1]) {
+				t.Fatalf("time %v came back as %v", p[0], p[1])
+			}
+		}
+		if !sameJSONValue(c.Args(), back.Args()) || !sameJSONValue(c.Payload(), back.Payload()) {
+			t.Fatalf("args or payload changed value: %s %s -> %s %s", c.Args(), c.Payload(), back.Args(), back.Payload())
+		}
+		if (c.VerifyChecksum() == nil) != (back.VerifyChecksum() == nil) {
+			t.Fatalf("checksum verified %v before the round trip, %v after", c.VerifyChecksum(), back.VerifyChecksum())
+		}
+		again, err := json.Marshal(back)
+		if err != nil || string(again) != string(data) {
+			t.Fatalf("re-encoding differs (%v):\n%s\n%s", err, data, again)
+		}
+	})
+}
+
+// sameJSONValue reports whether a and b decode to equal values (numbers
+// compared as written); two empty inputs are equal.
+func sameJSONValue(a, b []byte) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	decode := func(data []byte) any {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) != nil {
+			return nil
+		}
+		return v
+	}
+	va, vb := decode(a), decode(b)
+	return va != nil && cmp.Equal(va, vb)
 }
