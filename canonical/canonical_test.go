@@ -3,9 +3,11 @@ package canonical_test
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -228,6 +230,124 @@ func TestStringify(t *testing.T) {
 	}
 }
 
+// ptrJSON has MarshalJSON on its pointer only, so encoding/json calls it
+// where the value is addressable and encodes the plain struct elsewhere.
+type ptrJSON struct{ N int }
+
+func (p *ptrJSON) MarshalJSON() ([]byte, error) { return fmt.Appendf(nil, `{"ptr":%d}`, p.N), nil }
+
+// ptrText is a non-struct type with MarshalText on its pointer only.
+type ptrText string
+
+func (p *ptrText) MarshalText() ([]byte, error) { return []byte("T" + *p), nil }
+
+// both has MarshalText on the value and MarshalJSON on the pointer: which
+// one encoding/json uses depends on addressability.
+type both int
+
+func (b both) MarshalText() ([]byte, error)  { return fmt.Appendf(nil, "text%d", int(b)), nil }
+func (b *both) MarshalJSON() ([]byte, error) { return fmt.Appendf(nil, `{"json":%d}`, int(*b)), nil }
+
+// TestStringifyAddressableMarshalers checks that pointer-receiver marshalers
+// run exactly where encoding/json runs them: on addressable values (slice
+// elements, what a pointer points to, fields and elements within those),
+// not on map values, interface contents or values passed by value.
+func TestStringifyAddressableMarshalers(t *testing.T) {
+	type holder struct{ P ptrJSON }
+	tests := []struct {
+		name string
+		in   any
+		want string
+	}{
+		{"struct by value", ptrJSON{1}, `{"N":1}`},
+		{"struct pointer", &ptrJSON{1}, `{"ptr":1}`},
+		{"slice of structs", []ptrJSON{{1}, {2}}, `[{"ptr":1},{"ptr":2}]`},
+		{"array by value", [1]ptrJSON{{1}}, `[{"N":1}]`},
+		{"array through pointer", &[1]ptrJSON{{1}}, `[{"ptr":1}]`},
+		{"arrays in a slice", [][1]ptrJSON{{{1}}}, `[[{"ptr":1}]]`},
+		{"map values", map[string]ptrJSON{"k": {1}}, `{"k":{"N":1}}`},
+		{"arrays as map values", map[string][1]ptrJSON{"k": {{1}}}, `{"k":[{"N":1}]}`},
+		{"slices as map values", map[string][]ptrJSON{"k": {{1}}}, `{"k":[{"ptr":1}]}`},
+		{"interface content", []any{ptrJSON{1}}, `[{"N":1}]`},
+		{"pointer in interface", []any{&[1]ptrJSON{{1}}}, `[[{"ptr":1}]]`},
+		{"field by value", holder{ptrJSON{1}}, `{"P":{"N":1}}`},
+		{"field through pointer", &holder{ptrJSON{1}}, `{"P":{"ptr":1}}`},
+		{"field of slice element", []holder{{ptrJSON{1}}}, `[{"P":{"ptr":1}}]`},
+		{"field of map value", map[string]holder{"k": {ptrJSON{1}}}, `{"k":{"P":{"N":1}}}`},
+		{"text by value", ptrText("a"), `"a"`},
+		{"text slice", []ptrText{"a"}, `["Ta"]`},
+		{"text through pointers", func() any { p := &[]ptrText{"a"}; return &p }(), `["Ta"]`},
+		{"text map values", map[string]ptrText{"k": "a"}, `{"k":"a"}`},
+		{"both by value", both(1), `"text1"`},
+		{"both addressable", []both{1}, `[{"json":1}]`},
+		{"both in map", map[string]both{"k": 1}, `{"k":"text1"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := canonical.Stringify(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Stringify mismatch (-want +got):\n%s", diff)
+			}
+			data, err := json.Marshal(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if viaJSON, err := canonical.StringifyJSON(data); err != nil || viaJSON != tt.want {
+				t.Errorf("encoding/json writes %s, canonically %q (%v); the test expects %q", data, viaJSON, err, tt.want)
+			}
+		})
+	}
+}
+
+// intKey is an integer map key with MarshalText, which encoding/json
+// prefers to the digits.
+type intKey int
+
+func (k intKey) MarshalText() ([]byte, error) { return fmt.Appendf(nil, "k%d", int(k)), nil }
+
+// badKey is a map key whose MarshalText fails.
+type badKey struct{}
+
+func (badKey) MarshalText() ([]byte, error) { return nil, errors.New("no text") }
+
+// TestStringifyMapKeys checks that map keys are named as encoding/json
+// names them: strings as they are, MarshalText's text, integers' digits.
+func TestStringifyMapKeys(t *testing.T) {
+	tests := []struct {
+		name string
+		in   any
+		want string
+	}{
+		{"ints sort as text", map[int]string{1: "a", 10: "b", 2: "c", -1: "d"}, `{"-1":"d","1":"a","10":"b","2":"c"}`},
+		{"uints", map[uint8]int{255: 1, 0: 2}, `{"0":2,"255":1}`},
+		{"string kind ignores MarshalText", map[textKey]int{"x": 1}, `{"x":1}`},
+		{"text marshaler over digits", map[intKey]int{2: 1, 10: 2}, `{"k10":2,"k2":1}`},
+		{"pointer keys", func() any { a := ptrText("a"); return map[*ptrText]int{nil: 1, &a: 2} }(), `{"":1,"Ta":2}`},
+		{"keys in a struct", struct{ M map[intKey]int }{map[intKey]int{1: 1}}, `{"M":{"k1":1}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := canonical.Stringify(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Stringify mismatch (-want +got):\n%s", diff)
+			}
+			data, err := json.Marshal(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if viaJSON, err := canonical.StringifyJSON(data); err != nil || viaJSON != tt.want {
+				t.Errorf("encoding/json writes %s, canonically %q (%v); the test expects %q", data, viaJSON, err, tt.want)
+			}
+		})
+	}
+}
+
 func TestStringifyErrors(t *testing.T) {
 	selfMap := map[string]any{}
 	selfMap["me"] = selfMap
@@ -248,7 +368,12 @@ func TestStringifyErrors(t *testing.T) {
 		{"channel", make(chan int), canonical.ErrUnsupportedType},
 		{"func", func() {}, canonical.ErrUnsupportedType},
 		{"complex", complex(1, 2), canonical.ErrUnsupportedType},
-		{"int keys", map[int]string{1: "a"}, canonical.ErrUnsupportedType},
+		{"float keys", map[float64]string{1: "a"}, canonical.ErrUnsupportedType},
+		{"array keys", map[[2]int]string{}, canonical.ErrUnsupportedType},
+		{"nil float-keyed map", map[float64]string(nil), canonical.ErrUnsupportedType},
+		{"failing key marshaler", map[badKey]int{{}: 1}, canonical.ErrUnsupportedType},
+		{"failing key marshaler in struct", struct{ M map[badKey]int }{map[badKey]int{{}: 1}}, canonical.ErrUnsupportedType},
+		{"nil interface key", map[encoding.TextMarshaler]int{nil: 1}, canonical.ErrUnsupportedType},
 		{"nested channel", map[string]any{"c": []any{make(chan int)}}, canonical.ErrUnsupportedType},
 		{"struct with NaN", struct{ F float64 }{math.NaN()}, canonical.ErrUnsupportedType},
 		{"bad json.Number", json.Number("1.2.3"), canonical.ErrInvalidJSON},

@@ -55,16 +55,24 @@
 //
 // [Stringify] and [Checksum] accept nil, bool, every integer and float kind,
 // [encoding/json.Number] (validated as a JSON number literal), string, slices
-// and arrays, maps whose key kind is string, pointers and interfaces
-// (followed), and [encoding/json.RawMessage] (embedded raw JSON). []byte is a
-// base64 string, as encoding/json encodes it, except as the args of
-// [Checksum], where []byte and json.RawMessage are raw JSON text. Structs and
-// types implementing [encoding/json.Marshaler] or [encoding.TextMarshaler]
-// go through their encoding/json encoding (so struct tags apply, and a NaN
-// field is an error there). Integers beyond 2^53 round to the nearest double,
-// as they would once in JavaScript; a float32 is taken as the double its
-// JSON text denotes (float32(0.1) prints 0.1). When distinct Go map keys
-// print the same (they differ only in invalid UTF-8) the greatest key wins.
+// and arrays, maps, pointers and interfaces (followed), and
+// [encoding/json.RawMessage] (embedded raw JSON). []byte is a base64 string,
+// as encoding/json encodes it, except as the args of [Checksum], where
+// []byte and json.RawMessage are raw JSON text. Map keys are named as
+// encoding/json names them: a key of string kind is its text, else
+// MarshalText's text, else an integer's digits; other key types are
+// unsupported. Structs and types implementing [encoding/json.Marshaler] or
+// [encoding.TextMarshaler] go through their encoding/json encoding (so
+// struct tags apply, and a NaN field is an error there); as in
+// encoding/json, a method on the pointer is used where the value is
+// addressable (a slice element, what a pointer points to, and fields and
+// array elements within those) and not elsewhere (map values, interface
+// contents, a value passed by value).
+//
+// Integers beyond 2^53 round to the nearest double, as they would once in
+// JavaScript; a float32 is taken as the double its JSON text denotes
+// (float32(0.1) prints 0.1). When distinct Go map keys print the same (they
+// differ only in invalid UTF-8) the greatest key wins.
 //
 // NaN and ±Inf print null, as JSON.stringify prints them, so two different
 // Go values (NaN and nil, or a map holding either) can share a checksum.
@@ -74,7 +82,7 @@
 //
 // Failures are typed: [ErrInvalidJSON] for malformed text or json.Number,
 // [ErrUnsupportedType] for channels, functions, complex numbers, maps with
-// non-string keys and failing marshalers, [ErrCycle] for a value that
+// other keys and failing marshalers, [ErrCycle] for a value that
 // contains itself (through maps, slices or pointers), and [ErrLimit] for
 // nesting deeper than [MaxDepth] (the JavaScript reference itself overflows
 // its stack a few thousand levels down) or documents over 4 GiB. No input

@@ -145,6 +145,13 @@ func (st *state) value(v any, depth int) error {
 	return nil
 }
 
+// marshalsViaPointer reports whether *t has a MarshalJSON or MarshalText
+// method (its own or t's).
+func marshalsViaPointer(t reflect.Type) bool {
+	pt := reflect.PointerTo(t)
+	return pt.Implements(jsonMarshalerType) || pt.Implements(textMarshalerType)
+}
+
 // sortKeys sorts map keys in UTF-16 order of their canonical text and drops
 // all but one of keys whose text is equal (distinct Go strings that differ
 // only in invalid UTF-8): the greatest Go string wins, so the result does not
@@ -245,6 +252,11 @@ func (st *state) reflectValue(v reflect.Value, depth int) error {
 	if t == jsonNumberType {
 		return st.number(v.String())
 	}
+	if t.Kind() != reflect.Pointer && v.CanAddr() && marshalsViaPointer(t) {
+		// encoding/json calls pointer-receiver methods on addressable values
+		// (slice elements, fields and array elements reached through them).
+		return st.viaJSON(v.Addr().Interface(), depth)
+	}
 	if t.Implements(jsonMarshalerType) || t.Implements(textMarshalerType) {
 		return st.viaJSON(v.Interface(), depth)
 	}
@@ -279,11 +291,17 @@ func (st *state) reflectValue(v reflect.Value, depth int) error {
 		if err := st.enter(id, depth+1); err != nil {
 			return err
 		}
-		if err := st.value(v.Elem().Interface(), depth+1); err != nil {
+		// The element stays addressable, as it is for encoding/json.
+		if err := st.reflectElem(v.Elem(), depth+1); err != nil {
 			return err
 		}
 		st.leave(id, depth+1)
 	case reflect.Struct:
+		if v.CanAddr() {
+			// Through its address the fields are addressable, as they are
+			// to encoding/json here.
+			return st.viaJSON(v.Addr().Interface(), depth)
+		}
 		return st.viaJSON(v.Interface(), depth)
 	case reflect.Slice:
 		if v.IsNil() {
@@ -306,7 +324,7 @@ func (st *state) reflectValue(v reflect.Value, depth int) error {
 	case reflect.Array:
 		return st.sequence(v, identity{}, depth)
 	case reflect.Map:
-		if t.Key().Kind() != reflect.String {
+		if !supportedKey(t.Key()) {
 			return fmt.Errorf("%w: map with %s keys", ErrUnsupportedType, t.Key())
 		}
 		if v.IsNil() {
@@ -361,7 +379,11 @@ func (st *state) mapValue(v reflect.Value, depth int) error {
 	iter := v.MapRange()
 	for iter.Next() {
 		k := iter.Key()
-		st.keys = append(st.keys, mapKey{norm: normalizeText(k.String()), str: k.String(), orig: k})
+		name, err := keyName(k)
+		if err != nil {
+			return err
+		}
+		st.keys = append(st.keys, mapKey{norm: normalizeText(name), str: name, orig: k})
 	}
 	n := len(sortKeys(st.keys[base:]))
 	st.buf = append(st.buf, '{')
@@ -375,6 +397,51 @@ func (st *state) mapValue(v reflect.Value, depth int) error {
 	}
 	st.endObject(base, id, depth+1)
 	return nil
+}
+
+// supportedKey reports whether encoding/json encodes maps with keys of type
+// t: strings, integers and encoding.TextMarshalers.
+func supportedKey(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return true
+	}
+	return t.Implements(textMarshalerType)
+}
+
+// keyName returns the object key encoding/json writes for the map key k: a
+// string kind's own text (even when the type has MarshalText), else
+// MarshalText's text (a nil pointer's is ""), else an integer's decimal
+// digits.
+func keyName(k reflect.Value) (string, error) {
+	switch k.Kind() {
+	case reflect.String:
+		return k.String(), nil
+	case reflect.Pointer:
+		if k.IsNil() && k.Type().Implements(textMarshalerType) {
+			return "", nil
+		}
+	case reflect.Interface:
+		if k.IsNil() {
+			// encoding/json panics on this key.
+			return "", fmt.Errorf("%w: nil %s map key", ErrUnsupportedType, k.Type())
+		}
+	}
+	if k.Type().Implements(textMarshalerType) {
+		text, err := k.Interface().(encoding.TextMarshaler).MarshalText()
+		if err != nil {
+			return "", fmt.Errorf("%w: map key %s: %w", ErrUnsupportedType, k.Type(), err)
+		}
+		return string(text), nil
+	}
+	switch k.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(k.Int(), 10), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.FormatUint(k.Uint(), 10), nil
+	}
+	return "", fmt.Errorf("%w: map key %s", ErrUnsupportedType, k.Type())
 }
 
 // memberKey writes the key of an object's member i: a comma before every
