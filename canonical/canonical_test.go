@@ -348,6 +348,65 @@ func TestStringifyMapKeys(t *testing.T) {
 	}
 }
 
+// list and selfPtr can hold themselves.
+type (
+	list    []list
+	selfPtr *selfPtr
+)
+
+// TestStringifySharedAddresses checks values whose containers share an
+// address without holding one another, nested deep enough for the cycle
+// check: they are not cycles (encoding/json encodes them).
+func TestStringifySharedAddresses(t *testing.T) {
+	tests := []struct {
+		name string
+		in   func() any
+		want string
+	}{
+		{"array and its first element", func() any {
+			a := [2]any{5, nil}
+			a[1] = &a[0]
+			return &a
+		}, `[5,5]`},
+		{"slice of arrays and the first array's elements", func() any {
+			s := make([][2]any, 2)
+			s[1][0] = s[0][:]
+			return s
+		}, `[[null,null],[[null,null],null]]`},
+		{"pointer and pointer to pointer", func() any {
+			n := 1
+			p := &n
+			return []any{&p, p}
+		}, `[1,1]`},
+	}
+	for _, tt := range tests {
+		for _, levels := range []int{0, 100} {
+			t.Run(fmt.Sprintf("%s/%d", tt.name, levels), func(t *testing.T) {
+				v := tt.in()
+				want := tt.want
+				for range levels {
+					v = []any{v}
+					want = "[" + want + "]"
+				}
+				got, err := canonical.Stringify(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("Stringify mismatch (-want +got):\n%s", diff)
+				}
+				data, err := json.Marshal(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if viaJSON, err := canonical.StringifyJSON(data); err != nil || viaJSON != want {
+					t.Errorf("encoding/json writes %s, canonically %q (%v)", data, viaJSON, err)
+				}
+			})
+		}
+	}
+}
+
 func TestStringifyErrors(t *testing.T) {
 	selfMap := map[string]any{}
 	selfMap["me"] = selfMap
@@ -359,6 +418,16 @@ func TestStringifyErrors(t *testing.T) {
 	selfStruct.Self = selfStruct
 	mixed := map[string]any{}
 	mixed["s"] = []any{struct{ M map[string]any }{M: mixed}}
+	var selfArray [2]any
+	selfArray[1] = &selfArray
+	selfSlicePtr := []any{nil}
+	selfSlicePtr[0] = &selfSlicePtr
+	selfMapPtr := map[string]any{}
+	selfMapPtr["m"] = []any{&selfMapPtr}
+	selfList := make(list, 1)
+	selfList[0] = selfList
+	var selfNamed selfPtr
+	selfNamed = &selfNamed
 
 	tests := []struct {
 		name string
@@ -383,6 +452,11 @@ func TestStringifyErrors(t *testing.T) {
 		{"self pointer", selfIface, canonical.ErrCycle},
 		{"self struct", selfStruct, canonical.ErrCycle},
 		{"cycle through struct", mixed, canonical.ErrCycle},
+		{"array through its pointer", &selfArray, canonical.ErrCycle},
+		{"slice through its pointer", selfSlicePtr, canonical.ErrCycle},
+		{"map through its pointer", selfMapPtr, canonical.ErrCycle},
+		{"typed slice", selfList, canonical.ErrCycle},
+		{"named pointer", selfNamed, canonical.ErrCycle},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

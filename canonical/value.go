@@ -17,10 +17,16 @@ import (
 // cycles; shallower values cannot be cyclic without also appearing deeper.
 const cycleCheckDepth = 64
 
-// identity names a container instance for cycle detection.
+// identity names a container instance for cycle detection: a map by its
+// pointer, a slice by its type, data pointer and length, a pointer by its
+// type and address. The type keeps apart containers that share an address
+// without one holding the other (&a and &a[0]; a slice of arrays and a
+// slice of the first array's elements), as encoding/json keeps pointers
+// apart; a real cycle still comes back to an identity it has entered.
 type identity struct {
 	ptr uintptr
 	len int
+	typ reflect.Type
 }
 
 // mapKey is one Go map key: its canonical text and the key itself.
@@ -34,6 +40,7 @@ var (
 	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 	jsonNumberType    = reflect.TypeFor[json.Number]()
+	anySliceType      = reflect.TypeFor[[]any]()
 )
 
 // enter records a container on the current path; leave must follow.
@@ -94,7 +101,7 @@ func (st *state) value(v any, depth int) error {
 			st.buf = append(st.buf, "null"...)
 			return nil
 		}
-		id := identity{len: len(x)}
+		id := identity{len: len(x), typ: anySliceType}
 		if len(x) > 0 && depth+1 >= cycleCheckDepth {
 			id.ptr = reflect.ValueOf(&x[0]).Pointer() // a pointer: no allocation
 		}
@@ -287,7 +294,7 @@ func (st *state) reflectValue(v reflect.Value, depth int) error {
 		if t.Elem().Kind() == reflect.Struct {
 			return st.viaJSON(v.Interface(), depth)
 		}
-		id := identity{ptr: v.Pointer()}
+		id := identity{ptr: v.Pointer(), typ: t}
 		if err := st.enter(id, depth+1); err != nil {
 			return err
 		}
@@ -316,7 +323,7 @@ func (st *state) reflectValue(v reflect.Value, depth int) error {
 			st.buf = append(st.buf, '"')
 			return nil
 		}
-		id := identity{len: v.Len()}
+		id := identity{len: v.Len(), typ: t}
 		if v.Len() > 0 {
 			id.ptr = v.Pointer()
 		}
