@@ -26,7 +26,8 @@ const MaxDepth = 10000
 
 // StringifyJSON returns the canonical text of a raw JSON document: what
 // canonicalStringify(JSON.parse(text)) returns in JavaScript, where text is
-// data decoded as UTF-8 with invalid sequences replaced by U+FFFD.
+// data decoded by a WHATWG UTF-8 decoder (each maximal invalid sequence
+// becomes one U+FFFD).
 func StringifyJSON(data []byte) (string, error) {
 	st := getState()
 	defer putState(st)
@@ -66,8 +67,10 @@ func WriteJSON(w io.Writer, data []byte) error {
 	return st.werr
 }
 
-// Stringify returns the canonical text of a Go value. See the package
-// documentation for how Go types map to JSON.
+// Stringify returns the canonical text of a Go value: that of the JSON
+// encoding/json writes for it, so invalid UTF-8 in its strings becomes one
+// U+FFFD per byte. See the package documentation for how Go types map to
+// JSON.
 func Stringify(v any) (string, error) {
 	st := getState()
 	defer putState(st)
@@ -81,8 +84,9 @@ func Stringify(v any) (string, error) {
 // {"tool": tool, "args": args}; args of type json.RawMessage or []byte is raw JSON.
 // Any other args is a Go value as for [Stringify]; in particular a string is
 // a JSON string value, not JSON text (use [ChecksumJSON] for text). The
-// checksum identifies equal calls, not distinct ones: see the package
-// documentation for values that share a checksum.
+// tool name is a Go string: invalid UTF-8 in it becomes one U+FFFD per
+// byte. The checksum identifies equal calls, not distinct ones: see the
+// package documentation for values that share a checksum.
 func Checksum(tool string, args any) (string, error) {
 	switch a := args.(type) {
 	case json.RawMessage:
@@ -100,12 +104,13 @@ func Checksum(tool string, args any) (string, error) {
 	return st.finishChecksum(tool)
 }
 
-// ChecksumJSON is Checksum for arguments given as raw JSON text. The
-// canonical text is streamed into the hash; only the members of objects
-// whose keys are out of order wait in memory until their object closes.
-// When a large document is split between two goroutines (see the package
-// documentation), the worker's share of the text, up to about two thirds of
-// the document, also waits in memory until the call ends.
+// ChecksumJSON is Checksum for arguments given as raw JSON text, read as a
+// WHATWG UTF-8 decoder reads bytes; the tool name is a Go string, as for
+// Checksum. The canonical text is streamed into the hash; only the members
+// of objects whose keys are out of order wait in memory until their object
+// closes. When a large document is split between two goroutines (see the
+// package documentation), the worker's share of the text, up to about two
+// thirds of the document, also waits in memory until the call ends.
 func ChecksumJSON(tool string, raw []byte) (string, error) {
 	sum, _, err := checksumJSON(tool, raw, splitAuto, nil)
 	return sum, err

@@ -170,6 +170,57 @@ func TestChecksum(t *testing.T) {
 	}
 }
 
+// TestInvalidUTF8 checks the two replacement rules: one U+FFFD per invalid
+// byte in Go strings, wherever they sit (as encoding/json writes them), one
+// per maximal invalid sequence in JSON text (as TextDecoder reads it).
+func TestInvalidUTF8(t *testing.T) {
+	sum := func(text string) string {
+		h := sha256.Sum256([]byte(text))
+		return hex.EncodeToString(h[:])
+	}
+	tests := []struct {
+		in, goText, rawText string
+	}{
+		{"a\xe2\x82b", "a\uFFFD\uFFFDb", "a\uFFFDb"},
+		{"\xf0\x9f\x98", "\uFFFD\uFFFD\uFFFD", "\uFFFD"},
+		{"\xed\xa0\x80", "\uFFFD\uFFFD\uFFFD", "\uFFFD\uFFFD\uFFFD"},
+		{"\xe0\x80", "\uFFFD\uFFFD", "\uFFFD\uFFFD"},
+		{"\xff\xfe", "\uFFFD\uFFFD", "\uFFFD\uFFFD"},
+		{"x\xc3", "x\uFFFD", "x\uFFFD"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			goQ, rawQ := `"`+tt.goText+`"`, `"`+tt.rawText+`"`
+			raw := []byte(`"` + tt.in + `"`)
+			cases := []struct {
+				name string
+				got  func() (string, error)
+				want string
+			}{
+				{"string", func() (string, error) { return canonical.Stringify(tt.in) }, goQ},
+				{"map key and value", func() (string, error) { return canonical.Stringify(map[string]string{tt.in: tt.in}) }, "{" + goQ + ":" + goQ + "}"},
+				{"struct field", func() (string, error) { return canonical.Stringify(struct{ Q string }{tt.in}) }, `{"Q":` + goQ + "}"},
+				{"MarshalText", func() (string, error) { return canonical.Stringify([]ptrText{ptrText(tt.in)}) }, `["T` + tt.goText + `"]`},
+				{"Checksum tool", func() (string, error) { return canonical.Checksum(tt.in, nil) }, sum(`{"args":null,"tool":` + goQ + "}")},
+				{"ChecksumJSON tool", func() (string, error) { return canonical.ChecksumJSON(tt.in, []byte("null")) }, sum(`{"args":null,"tool":` + goQ + "}")},
+				{"StringifyJSON", func() (string, error) { return canonical.StringifyJSON(raw) }, rawQ},
+				{"Checksum raw args", func() (string, error) { return canonical.Checksum("t", json.RawMessage(raw)) }, sum(`{"args":` + rawQ + `,"tool":"t"}`)},
+				{"embedded RawMessage", func() (string, error) { return canonical.Stringify([]any{json.RawMessage(raw)}) }, "[" + rawQ + "]"},
+				{"RawMessage field", func() (string, error) { return canonical.Stringify(struct{ R json.RawMessage }{raw}) }, `{"R":` + rawQ + "}"},
+			}
+			for _, c := range cases {
+				got, err := c.got()
+				if err != nil {
+					t.Fatalf("%s: %v", c.name, err)
+				}
+				if diff := cmp.Diff(c.want, got); diff != "" {
+					t.Errorf("%s mismatch (-want +got):\n%s", c.name, diff)
+				}
+			}
+		})
+	}
+}
+
 type textKey string
 
 func (k textKey) MarshalText() ([]byte, error) { return []byte("T" + string(k)), nil }
@@ -215,6 +266,7 @@ func TestStringify(t *testing.T) {
 		{"time", time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC), `"2024-01-02T03:04:05Z"`},
 		{"text marshaler", textKey("v"), `"Tv"`},
 		{"invalid utf8 keys collapse deterministically", map[string]int{"\xff": 1, "\xfe": 2}, "{\"\uFFFD\":1}"},
+		{"invalid utf8 keys per byte", map[string]int{"a\xe2": 1, "a\xe2\x82": 2}, "{\"a\uFFFD\":1,\"a\uFFFD\uFFFD\":2}"},
 		{"shared non-cyclic", func() any { s := []any{1}; return []any{s, s, map[string]any{"s": s}} }(), `[[1],[1],{"s":[1]}]`},
 	}
 	for _, tt := range tests {

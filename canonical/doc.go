@@ -44,12 +44,27 @@
 //
 // # Bytes that are not UTF-8
 //
-// JSON.parse sees a JavaScript string, never bytes. Raw input is read as the
-// WHATWG UTF-8 decoder (TextDecoder, Buffer#toString) would read it: each
-// maximal ill-formed subsequence inside a string becomes one U+FFFD, and a
-// leading byte-order mark is not stripped (it is then invalid JSON, as
-// JSON.parse rejects U+FEFF; this is TextDecoder with ignoreBOM). Go strings
-// given to [Stringify] and tool names get the same replacement.
+// Invalid UTF-8 becomes U+FFFD by one of two rules, depending on whether it
+// arrives as JSON text or in a Go string.
+//
+// JSON text (the input of [StringifyJSON], [AppendJSON], [WriteJSON] and
+// [ChecksumJSON], the []byte or json.RawMessage args of [Checksum], an
+// embedded json.RawMessage, what a MarshalJSON method returns) is read as
+// JavaScript reads bytes: JSON.parse sees a JavaScript string, and the
+// WHATWG UTF-8 decoder (TextDecoder, Buffer#toString) turns each maximal
+// ill-formed subsequence into one U+FFFD, so "\xe2\x82" inside a JSON
+// string is one U+FFFD. A leading byte-order mark is not stripped (it is
+// then invalid JSON, as JSON.parse rejects U+FEFF; this is TextDecoder with
+// ignoreBOM).
+//
+// Go strings (string values and map keys given to [Stringify] and
+// [Checksum], MarshalText's text, and the tool name of [Checksum] and
+// [ChecksumJSON]) are read as encoding/json writes them: each byte of an
+// invalid sequence becomes one U+FFFD, so "\xe2\x82" is two. Stringify(v)
+// is therefore StringifyJSON of json.Marshal(v) for every v json.Marshal
+// accepts, and a string prints the same in a map and in a struct field. A
+// JavaScript peer that decodes the same bytes itself sees the first rule's
+// text: pass such bytes as JSON text to hash them as it does.
 //
 // # Go values
 //
@@ -71,8 +86,11 @@
 //
 // Integers beyond 2^53 round to the nearest double, as they would once in
 // JavaScript; a float32 is taken as the double its JSON text denotes
-// (float32(0.1) prints 0.1). When distinct Go map keys print the same (they
-// differ only in invalid UTF-8) the greatest key wins.
+// (float32(0.1) prints 0.1). When distinct Go map keys print the same
+// (names that differ only in invalid UTF-8) the greatest name wins: its
+// member is the one encoding/json writes last. Which of several keys whose
+// MarshalText gives the same text wins is unspecified, as their order is
+// in encoding/json.
 //
 // NaN and ±Inf print null, as JSON.stringify prints them, so two different
 // Go values (NaN and nil, or a map holding either) can share a checksum.

@@ -2,6 +2,8 @@ package canonical_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -63,25 +65,51 @@ func FuzzStringifyJSON(f *testing.F) {
 	})
 }
 
-// FuzzStringifyString checks Go strings (any bytes) against the raw path.
+// FuzzStringifyString checks Go strings (any bytes): they print as their
+// encoding/json encoding does, as values, map keys, struct fields and tool
+// names alike, and as the raw path prints their bytes wherever the two
+// replacement rules agree (valid UTF-8).
 func FuzzStringifyString(f *testing.F) {
 	f.Add("plain")
 	f.Add("a\xe2\x82b\xff\xed\xa0\x80")
 	f.Add("\u2028<&>\x00\x1f\x7f")
+	f.Add("\xf0\x9f\x98\xef\xbf\xbd")
 	f.Fuzz(func(t *testing.T, s string) {
 		got, err := canonical.Stringify(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !json.Valid([]byte(got)) {
+		if !json.Valid([]byte(got)) || !utf8.ValidString(got) {
 			t.Fatalf("invalid output %q", got)
 		}
 		again, err := canonical.StringifyJSON([]byte(got))
 		if err != nil || again != got {
 			t.Fatalf("not a fixed point: %q -> %q (%v)", got, again, err)
 		}
-		// A Go string's bytes inside quotes (escaping only what JSON needs)
-		// canonicalise to the same text.
+		data, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if viaJSON, err := canonical.StringifyJSON(data); err != nil || viaJSON != got {
+			t.Fatalf("encoding/json path %q = %q, %v; Stringify = %q", data, viaJSON, err, got)
+		}
+		in := map[string]any{
+			"map":    map[string]string{s: s},
+			"struct": struct{ Q string }{s},
+		}
+		want := `{"map":{` + got + ":" + got + `},"struct":{"Q":` + got + "}}"
+		if m, err := canonical.Stringify(in); err != nil || m != want {
+			t.Fatalf("in containers: %q, %v; want %q", m, err, want)
+		}
+		tool := sha256.Sum256([]byte(`{"args":null,"tool":` + got + "}"))
+		if sum, err := canonical.Checksum(s, nil); err != nil || sum != hex.EncodeToString(tool[:]) {
+			t.Fatalf("Checksum with tool %q: %s, %v", s, sum, err)
+		}
+		if !utf8.ValidString(s) {
+			return
+		}
+		// A valid string's bytes inside quotes (escaping only what JSON
+		// needs) canonicalise to the same text.
 		var raw bytes.Buffer
 		raw.WriteByte('"')
 		for i := 0; i < len(s); i++ {

@@ -1,7 +1,7 @@
 package canonical
 
 import (
-	"bytes"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -89,9 +89,10 @@ func appendEscapedRune(dst []byte, r rune) []byte {
 	return utf8.AppendRune(dst, r)
 }
 
-// appendQuotedText appends s (text without JSON escapes, e.g. a Go string) as
-// a JSON string literal the way JSON.stringify prints it; invalid UTF-8 is
-// replaced by U+FFFD as a WHATWG decoder would.
+// appendQuotedText appends the Go string s as a JSON string literal the way
+// JSON.stringify prints it. Each byte of invalid UTF-8 becomes U+FFFD, as
+// encoding/json writes Go strings, so that a string prints the same
+// whether it is walked here or marshalled by encoding/json first.
 func appendQuotedText(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
@@ -108,9 +109,8 @@ func appendQuotedText(dst []byte, s string) []byte {
 				continue
 			}
 			dst = append(dst, s[start:i]...)
-			n := invalidPrefixLen([]byte(s[i:min(len(s), i+4)]))
 			dst = append(dst, "\uFFFD"...)
-			i += n
+			i++
 			start = i
 			continue
 		}
@@ -304,22 +304,23 @@ func (u *unitReader[T]) next() (uint16, bool) {
 	return uint16(0xd800 + r>>10), true
 }
 
-// normalizeText returns s with invalid UTF-8 replaced as a WHATWG decoder
-// does; valid strings are returned as they are.
+// normalizeText returns the Go string s with each byte of invalid UTF-8
+// replaced by U+FFFD, as appendQuotedText prints it; valid strings are
+// returned as they are.
 func normalizeText(s string) string {
 	if utf8.ValidString(s) {
 		return s
 	}
-	var buf bytes.Buffer
+	var b strings.Builder
+	b.Grow(len(s) + 8)
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			buf.WriteString("\uFFFD")
-			i += invalidPrefixLen([]byte(s[i:min(len(s), i+4)]))
-			continue
+			b.WriteString("\uFFFD")
+		} else {
+			b.WriteString(s[i : i+size])
 		}
-		buf.WriteString(s[i : i+size])
 		i += size
 	}
-	return buf.String()
+	return b.String()
 }
