@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -520,6 +521,86 @@ func TestStringifyErrors(t *testing.T) {
 				t.Fatalf("Checksum = %q, %v; want %v", sum, err, tt.want)
 			}
 		})
+	}
+}
+
+// failJSON is a marshaler that fails.
+type failJSON struct{}
+
+func (failJSON) MarshalJSON() ([]byte, error) { return nil, errors.New("no JSON") }
+
+// TestErrorKindAnyContainer checks that a bad value fails with the same
+// kind of error wherever it sits: at the top, in a slice, map, pointer or
+// struct field, typed or held in an interface (structs go through
+// encoding/json, the rest is walked here).
+func TestErrorKindAnyContainer(t *testing.T) {
+	deep := strings.Repeat("[", canonical.MaxDepth+1) + strings.Repeat("]", canonical.MaxDepth+1)
+	bad := []struct {
+		name string
+		v    any
+		want error
+	}{
+		{"leading zero Number", json.Number("01"), canonical.ErrInvalidJSON},
+		{"two points Number", json.Number("1.2.3"), canonical.ErrInvalidJSON},
+		{"spaced Number", json.Number(" 1"), canonical.ErrInvalidJSON},
+		{"NaN Number", json.Number("NaN"), canonical.ErrInvalidJSON},
+		{"unterminated RawMessage", json.RawMessage(`{"a"`), canonical.ErrInvalidJSON},
+		{"empty RawMessage", json.RawMessage{}, canonical.ErrInvalidJSON},
+		{"two-value RawMessage", json.RawMessage("1 2"), canonical.ErrInvalidJSON},
+		{"too deep RawMessage", json.RawMessage(deep), canonical.ErrLimit},
+		{"channel", make(chan int), canonical.ErrUnsupportedType},
+		{"func", func() {}, canonical.ErrUnsupportedType},
+		{"complex", complex(1, 2), canonical.ErrUnsupportedType},
+		{"failing marshaler", failJSON{}, canonical.ErrUnsupportedType},
+	}
+	// typed returns v in a container of v's own type: slice, map, struct.
+	typed := func(v any, kind reflect.Kind) any {
+		rv := reflect.ValueOf(v)
+		switch kind {
+		case reflect.Slice:
+			s := reflect.MakeSlice(reflect.SliceOf(rv.Type()), 1, 1)
+			s.Index(0).Set(rv)
+			return s.Interface()
+		case reflect.Map:
+			m := reflect.MakeMap(reflect.MapOf(reflect.TypeFor[string](), rv.Type()))
+			m.SetMapIndex(reflect.ValueOf("k"), rv)
+			return m.Interface()
+		default:
+			p := reflect.New(reflect.StructOf([]reflect.StructField{{Name: "F", Type: rv.Type()}}))
+			p.Elem().Field(0).Set(rv)
+			return p.Interface()
+		}
+	}
+	containers := []struct {
+		name string
+		wrap func(any) any
+	}{
+		{"top", func(v any) any { return v }},
+		{"slice", func(v any) any { return []any{v} }},
+		{"map", func(v any) any { return map[string]any{"k": v} }},
+		{"pointer", func(v any) any { return &v }},
+		{"struct", func(v any) any { return struct{ F any }{v} }},
+		{"struct pointer", func(v any) any { return &struct{ F any }{v} }},
+		{"slice of structs", func(v any) any { return []struct{ F any }{{v}} }},
+		{"map in struct", func(v any) any { return struct{ M map[string]any }{map[string]any{"k": v}} }},
+		{"typed slice", func(v any) any { return typed(v, reflect.Slice) }},
+		{"typed map", func(v any) any { return typed(v, reflect.Map) }},
+		{"typed struct field", func(v any) any { return typed(v, reflect.Struct) }},
+		{"typed struct by value", func(v any) any { return reflect.ValueOf(typed(v, reflect.Struct)).Elem().Interface() }},
+		{"typed slice in struct", func(v any) any { return struct{ S any }{typed(v, reflect.Slice)} }},
+	}
+	for _, b := range bad {
+		for _, c := range containers {
+			t.Run(b.name+"/"+c.name, func(t *testing.T) {
+				v := c.wrap(b.v)
+				if got, err := canonical.Stringify(v); !errors.Is(err, b.want) {
+					t.Errorf("Stringify = %q, %v; want %v", got, err, b.want)
+				}
+				if sum, err := canonical.Checksum("t", v); !errors.Is(err, b.want) {
+					t.Errorf("Checksum = %q, %v; want %v", sum, err, b.want)
+				}
+			})
+		}
 	}
 }
 

@@ -98,14 +98,17 @@
 //
 // # Errors and limits
 //
-// Failures are typed: [ErrInvalidJSON] for malformed text or json.Number,
-// [ErrUnsupportedType] for channels, functions, complex numbers, maps with
-// other keys and failing marshalers, [ErrCycle] for a value that
-// contains itself (through maps, slices or pointers), and [ErrLimit] for
-// nesting deeper than [MaxDepth] (the JavaScript reference itself overflows
-// its stack a few thousand levels down) or documents over 4 GiB. No input
-// makes the package panic, and no error leaves partial output behind:
-// [WriteJSON] validates the whole document before writing.
+// Failures are typed: [ErrInvalidJSON] for malformed text, json.Number or
+// json.RawMessage, [ErrUnsupportedType] for channels, functions, complex
+// numbers, maps with other keys and failing marshalers, [ErrCycle] for a
+// value that contains itself (through maps, slices or pointers), and
+// [ErrLimit] for nesting deeper than [MaxDepth] (the JavaScript reference
+// itself overflows its stack a few thousand levels down) or documents over
+// 4 GiB. A Go value's error has the same type whether the value sits at the
+// top, in a map, slice or pointer, or in a struct field (which
+// encoding/json encodes). No input makes the package panic, and no error
+// leaves partial output behind: [WriteJSON] validates the whole document
+// before writing.
 //
 // # Performance
 //

@@ -40,6 +40,7 @@ var (
 	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 	jsonNumberType    = reflect.TypeFor[json.Number]()
+	rawMessageType    = reflect.TypeFor[json.RawMessage]()
 	anySliceType      = reflect.TypeFor[[]any]()
 )
 
@@ -238,16 +239,38 @@ func (st *state) raw(data []byte, depth int) error {
 func (st *state) viaJSON(v any, depth int) error {
 	data, err := json.Marshal(v)
 	if err != nil {
-		var uv *json.UnsupportedValueError
-		if errors.As(err, &uv) {
-			switch uv.Value.Kind() {
-			case reflect.Pointer, reflect.Map, reflect.Slice:
-				return fmt.Errorf("%w: %w", ErrCycle, err)
-			}
-		}
-		return fmt.Errorf("%w: %w", ErrUnsupportedType, err)
+		return marshalError(err)
 	}
 	return st.raw(data, depth)
+}
+
+// marshalError types an encoding/json error the way the failing value is
+// typed when it is walked here, so that the kind of an error does not
+// depend on whether a struct held the value.
+func marshalError(err error) error {
+	var me *json.MarshalerError
+	var uv *json.UnsupportedValueError
+	switch {
+	case errors.As(err, &me):
+		// A RawMessage fails only on its text; a failing marshaler of any
+		// other type stays ErrUnsupportedType.
+		if me.Type == rawMessageType || me.Type == reflect.PointerTo(rawMessageType) {
+			if strings.Contains(me.Err.Error(), "exceeded max depth") {
+				return fmt.Errorf("%w: %w", ErrLimit, err)
+			}
+			return fmt.Errorf("%w: %w", ErrInvalidJSON, err)
+		}
+	case errors.As(err, &uv):
+		switch uv.Value.Kind() {
+		case reflect.Pointer, reflect.Map, reflect.Slice:
+			return fmt.Errorf("%w: %w", ErrCycle, err)
+		}
+	case strings.HasPrefix(err.Error(), "json: invalid number literal "):
+		// encoding/json reports a malformed json.Number with an untyped
+		// error, so its text is all there is to recognise it by.
+		return fmt.Errorf("%w: %w", ErrInvalidJSON, err)
+	}
+	return fmt.Errorf("%w: %w", ErrUnsupportedType, err)
 }
 
 func (st *state) reflectValue(v reflect.Value, depth int) error {
@@ -256,8 +279,11 @@ func (st *state) reflectValue(v reflect.Value, depth int) error {
 		return nil
 	}
 	t := v.Type()
-	if t == jsonNumberType {
+	switch t {
+	case jsonNumberType:
 		return st.number(v.String())
+	case rawMessageType:
+		return st.raw(v.Bytes(), depth)
 	}
 	if t.Kind() != reflect.Pointer && v.CanAddr() && marshalsViaPointer(t) {
 		// encoding/json calls pointer-receiver methods on addressable values
