@@ -49,6 +49,7 @@ type state struct {
 	// Go value walking.
 	seen map[identity]struct{}
 	keys []mapKey
+	memo marshalMemo
 }
 
 var statePool = sync.Pool{New: func() any { return new(state) }}

@@ -153,11 +153,30 @@ func (st *state) value(v any, depth int) error {
 	return nil
 }
 
-// marshalsViaPointer reports whether *t has a MarshalJSON or MarshalText
-// method (its own or t's).
-func marshalsViaPointer(t reflect.Type) bool {
-	pt := reflect.PointerTo(t)
-	return pt.Implements(jsonMarshalerType) || pt.Implements(textMarshalerType)
+// marshalMemo remembers how values of the last type seen are marshalled:
+// a container's elements mostly share their type, and the method-set
+// lookups cost more than the encoding of a number.
+type marshalMemo struct {
+	t                 reflect.Type
+	addr              bool
+	viaAddr, viaValue bool
+}
+
+// marshalers reports whether a value of type t (addressable or not) is
+// encoded by a MarshalJSON or MarshalText method, called on its address
+// (viaAddr) or on the value (viaValue), as encoding/json chooses.
+func (st *state) marshalers(t reflect.Type, addr bool) (viaAddr, viaValue bool) {
+	m := &st.memo
+	if m.t != t || m.addr != addr {
+		m.t, m.addr = t, addr
+		m.viaAddr = addr && t.Kind() != reflect.Pointer && marshals(reflect.PointerTo(t))
+		m.viaValue = !m.viaAddr && marshals(t)
+	}
+	return m.viaAddr, m.viaValue
+}
+
+func marshals(t reflect.Type) bool {
+	return t.Implements(jsonMarshalerType) || t.Implements(textMarshalerType)
 }
 
 // sortKeys sorts map keys in UTF-16 order of their canonical text and drops
@@ -285,12 +304,12 @@ func (st *state) reflectValue(v reflect.Value, depth int) error {
 	case rawMessageType:
 		return st.raw(v.Bytes(), depth)
 	}
-	if t.Kind() != reflect.Pointer && v.CanAddr() && marshalsViaPointer(t) {
+	switch viaAddr, viaValue := st.marshalers(t, v.CanAddr()); {
+	case viaAddr:
 		// encoding/json calls pointer-receiver methods on addressable values
 		// (slice elements, fields and array elements reached through them).
 		return st.viaJSON(v.Addr().Interface(), depth)
-	}
-	if t.Implements(jsonMarshalerType) || t.Implements(textMarshalerType) {
+	case viaValue:
 		return st.viaJSON(v.Interface(), depth)
 	}
 	switch t.Kind() {
