@@ -767,3 +767,33 @@ func TestMultibyteAtChunkEnd(t *testing.T) {
 		}
 	}
 }
+
+type panicJSON struct{}
+
+func (panicJSON) MarshalJSON() ([]byte, error) { panic("boom") }
+
+type panicKey struct{}
+
+func (panicKey) MarshalText() ([]byte, error) { panic("boom") }
+
+// A panic in encoding/json or in a user's marshaler is ErrUnsupportedType,
+// never a panic out of Stringify or Checksum.
+func TestMarshalPanicsAreErrors(t *testing.T) {
+	values := map[string]any{
+		"panicking MarshalJSON":          panicJSON{},
+		"panicking MarshalJSON in slice": []any{panicJSON{}},
+		"panicking MarshalText key":      map[panicKey]int{{}: 1},
+		"panicking key in struct":        struct{ M map[panicKey]int }{M: map[panicKey]int{{}: 1}},
+		"nil interface key in struct": struct {
+			M map[encoding.TextMarshaler]int
+		}{M: map[encoding.TextMarshaler]int{nil: 1}},
+	}
+	for name, v := range values {
+		if _, err := canonical.Stringify(v); !errors.Is(err, canonical.ErrUnsupportedType) {
+			t.Errorf("%s: Stringify err = %v, want ErrUnsupportedType", name, err)
+		}
+		if _, err := canonical.Checksum("t", v); !errors.Is(err, canonical.ErrUnsupportedType) {
+			t.Errorf("%s: Checksum err = %v, want ErrUnsupportedType", name, err)
+		}
+	}
+}

@@ -256,11 +256,28 @@ func (st *state) raw(data []byte, depth int) error {
 
 // viaJSON writes v through its encoding/json encoding.
 func (st *state) viaJSON(v any, depth int) error {
-	data, err := json.Marshal(v)
+	data, err := marshalJSON(v)
 	if err != nil {
-		return marshalError(err)
+		return err
 	}
 	return st.raw(data, depth)
+}
+
+// marshalJSON is json.Marshal with its errors typed (marshalError) and its
+// panics returned as ErrUnsupportedType: encoding/json panics on some
+// values (a nil interface map key), and so may a user's MarshalJSON or
+// MarshalText; neither may crash the caller of a checksum.
+func marshalJSON(v any) (data []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			data, err = nil, fmt.Errorf("%w: encoding %T panicked: %v", ErrUnsupportedType, v, p)
+		}
+	}()
+	data, err = json.Marshal(v)
+	if err != nil {
+		return nil, marshalError(err)
+	}
+	return data, nil
 }
 
 // marshalError types an encoding/json error the way the failing value is
@@ -481,7 +498,7 @@ func keyName(k reflect.Value) (string, error) {
 		}
 	}
 	if k.Type().Implements(textMarshalerType) {
-		text, err := k.Interface().(encoding.TextMarshaler).MarshalText()
+		text, err := marshalText(k.Interface().(encoding.TextMarshaler))
 		if err != nil {
 			return "", fmt.Errorf("%w: map key %s: %w", ErrUnsupportedType, k.Type(), err)
 		}
@@ -494,6 +511,16 @@ func keyName(k reflect.Value) (string, error) {
 		return strconv.FormatUint(k.Uint(), 10), nil
 	}
 	return "", fmt.Errorf("%w: map key %s", ErrUnsupportedType, k.Type())
+}
+
+// marshalText is m.MarshalText with a panic returned as an error.
+func marshalText(m encoding.TextMarshaler) (text []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			text, err = nil, fmt.Errorf("MarshalText panicked: %v", p)
+		}
+	}()
+	return m.MarshalText()
 }
 
 // memberKey writes the key of an object's member i: a comma before every
