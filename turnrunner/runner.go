@@ -65,7 +65,8 @@ func (r *Runner) Tools() *forge.Registry { return r.tools.Clone() }
 // the consumer (backpressure) and never drops an event while ctx is live.
 // After ctx is cancelled, events are still delivered while the channel has
 // room or the consumer is receiving, every goroutine of the turn exits
-// promptly, and the channel is closed.
+// promptly, and the channel is closed. TurnEnd is always the last event: if
+// the channel is full then, the oldest undelivered event gives way to it.
 func (r *Runner) Run(ctx context.Context, in Input) (<-chan Event, error) {
 	tc, err := r.newTurn(in)
 	if err != nil {
@@ -271,8 +272,18 @@ func (e *emitter) finish(last Event) {
 	e.mu.Lock()
 	e.closed = true
 	e.mu.Unlock()
-	if last != nil {
-		e.send(last)
+	if last != nil && !e.send(last) {
+		// ctx is done and the channel is full: the oldest undelivered
+		// event gives way, so a consumer still reading always learns how
+		// the turn ended. Nobody else sends now, so the room is ours.
+		select {
+		case <-e.ch:
+		default:
+		}
+		select {
+		case e.ch <- last:
+		default:
+		}
 	}
 	if !e.chClosed {
 		e.chClosed = true
