@@ -88,6 +88,10 @@ func (e *PanicError) Unwrap() error {
 //     fine); OutputNone, nil media, nil readers and nil artifacts are
 //     ErrToolDownstreamError.
 //   - The end event carries IsError and the returned error.
+//   - A panic is ErrToolDownstreamError even when its value is an argument
+//     error. A handler that calls runtime.Goexit on its own goroutine is
+//     ErrToolDownstreamError; on the calling goroutine it ends that
+//     goroutine, as any function calling Goexit does.
 func (t *Tool) Execute(ctx context.Context, raw json.RawMessage, inv Invocation, obs ExecutionObserver) (Output, error) {
 	args, typedArgs, err := t.prepare(raw)
 	if err != nil {
@@ -165,6 +169,10 @@ type result struct {
 	err error
 }
 
+// errHandlerExited is the cause when a handler running on its own goroutine
+// ends it with runtime.Goexit instead of returning.
+var errHandlerExited = errors.New("forge: handler exited its goroutine (runtime.Goexit) without returning")
+
 // run calls the handler under the timeout and classifies the outcome.
 func (t *Tool) run(ctx context.Context, args map[string]any, typedArgs any, inv Invocation) (Output, error) {
 	if t.opts.Timeout <= 0 && ctx.Done() == nil {
@@ -182,8 +190,12 @@ func (t *Tool) run(ctx context.Context, args map[string]any, typedArgs any, inv 
 	}
 	ch := make(chan result, 1) // buffered: an abandoned handler never blocks
 	go func() {
-		out, err := t.call(hctx, args, typedArgs, inv)
-		ch <- result{out, err}
+		// Sent from a defer so that a handler ending its goroutine with
+		// runtime.Goexit still settles the call instead of leaving Execute
+		// waiting (or reporting a timeout).
+		r := result{err: errHandlerExited}
+		defer func() { ch <- r }()
+		r.out, r.err = t.call(hctx, args, typedArgs, inv)
 	}()
 	select {
 	case r := <-ch:
@@ -218,7 +230,8 @@ func (t *Tool) settle(ctx, hctx context.Context, out Output, err error) (Output,
 		}
 		return Output{}, ErrToolDownstreamError.With(cause, "forge: tool %q timed out after %s", t.name, t.opts.Timeout)
 	}
-	if errors.Is(err, ErrInvalidToolArgs) {
+	var panicked *PanicError
+	if errors.Is(err, ErrInvalidToolArgs) && !errors.As(err, &panicked) {
 		// The handler found an argument the schema could not express
 		// (a bad regex, say): the model should fix its call, as for a
 		// schema failure, so the argument code stays outermost.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -192,6 +193,48 @@ func TestExecutePanicWithError(t *testing.T) {
 	_, err := tool.Execute(context.Background(), json.RawMessage(`{"a":1}`), Invocation{CallID: "c"}, nil)
 	if !errors.Is(err, sentinel) {
 		t.Errorf("err = %v, want the panic value in the chain", err)
+	}
+}
+
+// A panic is a downstream failure even when its value is an argument
+// error: only a returned argument error stays one.
+func TestExecutePanicWithArgumentError(t *testing.T) {
+	tool := mustTool(t, objSchema, func(context.Context, map[string]any, Invocation) (Output, error) {
+		panic(ErrInvalidToolArgs.With(nil, "boom"))
+	}, nil)
+	_, err := tool.Execute(context.Background(), json.RawMessage(`{"a":1}`), Invocation{CallID: "c"}, nil)
+	var pe *PanicError
+	if !errors.Is(err, ErrToolDownstreamError) || !errors.As(err, &pe) {
+		t.Errorf("err = %v, want ErrToolDownstreamError holding the PanicError", err)
+	}
+}
+
+// A handler that ends its own goroutine with runtime.Goexit settles the
+// call as a failure, at once, with or without a tool timeout.
+func TestExecuteHandlerGoexit(t *testing.T) {
+	for _, timeout := range []time.Duration{0, time.Hour} {
+		t.Run(fmt.Sprint(timeout), func(t *testing.T) {
+			defer goleak.VerifyNone(t)
+			tool := mustTool(t, objSchema, func(context.Context, map[string]any, Invocation) (Output, error) {
+				runtime.Goexit()
+				return Output{}, nil
+			}, &ToolOptions{Timeout: timeout})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan error, 1)
+			go func() {
+				_, err := tool.Execute(ctx, json.RawMessage(`{"a":1}`), Invocation{CallID: "c"}, nil)
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if !errors.Is(err, ErrToolDownstreamError) || errors.Is(err, context.DeadlineExceeded) {
+					t.Errorf("err = %v, want ErrToolDownstreamError, not a timeout", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("Execute still waits for a handler that called runtime.Goexit")
+			}
+		})
 	}
 }
 
