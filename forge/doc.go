@@ -24,11 +24,12 @@
 // (unknown keys in sorted order).
 //
 // Two JSON Schema libraries share the work: github.com/google/jsonschema-go
-// derives schemas from Go types, applies defaults below the root (those of
-// root properties are filled in from values decoded once) and words failures;
+// derives schemas from Go types and applies defaults below the root (those
+// of root properties are filled in from values decoded once);
 // github.com/santhosh-tekuri/jsonschema/v6 compiles each schema into the
-// validator that decides (about twice as fast). References must resolve
-// inside the schema: no file or network is ever read.
+// validator that decides (about twice as fast) and reports every failure at
+// the argument it concerns, which forge words for the model. References
+// must resolve inside the schema: no file or network is ever read.
 //
 // [Tool.Execute] runs one call: the callId is canonical.Checksum(name, raw
 // args) over the raw arguments; invalid arguments emit no events and never
