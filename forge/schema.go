@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	compiled "github.com/santhosh-tekuri/jsonschema/v6"
@@ -20,8 +19,8 @@ import (
 // first use for a LazySchema tool.
 type validator struct {
 	schema *jsonschema.Schema
-	// root applies defaults below the root's own properties and explains
-	// failures; check decides validity (see validity.go).
+	// root applies defaults below the root's own properties; check decides
+	// validity and reports failures (see validity.go).
 	root        *jsonschema.Resolved
 	check       *compiled.Schema
 	hasDefaults bool
@@ -30,17 +29,6 @@ type validator struct {
 	// says no default lives deeper, so patching with them is exact.
 	defaults        []rootDefault
 	topDefaultsOnly bool
-	// diag resolves the extra schemas used to name every bad field; only a
-	// failed validation needs them, so they are built on first use.
-	diag func() *diagnostics
-}
-
-// diagnostics are resolved pieces of the root schema, so that each fault is
-// found by the library's validator even though it stops at the first one.
-type diagnostics struct {
-	fields   map[string]*jsonschema.Resolved // per root property
-	shape    *jsonschema.Resolved            // root with every property accepting anything, nothing required
-	required *jsonschema.Resolved            // only the root's required list
 }
 
 // newValidator resolves raw (a schema document) or derived and returns the
@@ -169,39 +157,7 @@ func resolveSchema(s *jsonschema.Schema, doc json.RawMessage) (*validator, error
 	if v.hasDefaults {
 		v.defaults, v.topDefaultsOnly = rootDefaults(s)
 	}
-	v.diag = sync.OnceValue(v.buildDiagnostics)
 	return v, nil
-}
-
-func (v *validator) buildDiagnostics() *diagnostics {
-	d := &diagnostics{fields: map[string]*jsonschema.Resolved{}}
-	root := v.schema.CloneSchemas()
-	for name, sub := range root.Properties {
-		if sub == nil {
-			continue
-		}
-		c := sub.CloneSchemas()
-		// Keep local $refs resolvable from the property on its own.
-		c.Schema, c.Defs, c.Definitions = root.Schema, root.Defs, root.Definitions
-		if r, err := c.Resolve(nil); err == nil {
-			d.fields[name] = r
-		}
-	}
-	shape := root.CloneSchemas()
-	for name := range shape.Properties {
-		shape.Properties[name] = &jsonschema.Schema{}
-	}
-	shape.Required = nil
-	if r, err := shape.Resolve(nil); err == nil {
-		d.shape = r
-	}
-	if len(root.Required) > 0 {
-		req := &jsonschema.Schema{Required: root.Required}
-		if r, err := req.Resolve(nil); err == nil {
-			d.required = r
-		}
-	}
-	return d
 }
 
 // rootDefault is a root property's default: its name, and "name":value as
