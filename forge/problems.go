@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -584,4 +585,101 @@ func ratString(r *big.Rat) string {
 	}
 	f, _ := r.Float64()
 	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// decodeProblems explains why src, arguments the schema accepted, does not
+// decode into a typed tool's argument type. encoding/json names the field
+// of a type mismatch, but not that of an error from a field's own
+// UnmarshalJSON or UnmarshalText (time.Time's, say): then members are
+// decoded alone into fresh values from newArg, narrowing to the ones at
+// fault. Failure path only; a budget bounds the extra decoding.
+func decodeProblems(src []byte, newArg func() any, err error) []string {
+	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok && te.Field != "" {
+		return []string{decodeProblem(err)}
+	}
+	budget := 256
+	fails := func(doc []byte) error {
+		budget--
+		return json.Unmarshal(doc, newArg())
+	}
+	var out []string
+	// probe reports the deepest members under raw (at name, rebuilt into a
+	// whole document by wrap) that fail alone; err is raw's own failure.
+	var probe func(name string, wrap func([]byte) []byte, raw []byte, err error)
+	probe = func(name string, wrap func([]byte) []byte, raw []byte, err error) {
+		type member struct {
+			name string
+			wrap func([]byte) []byte
+			raw  []byte
+			err  error
+		}
+		var failing []member
+		var obj map[string]json.RawMessage
+		var arr []json.RawMessage
+		switch {
+		case budget <= 0:
+		case json.Unmarshal(raw, &obj) == nil && fails(wrap([]byte("{}"))) == nil:
+			for _, k := range slices.Sorted(maps.Keys(obj)) {
+				kq, _ := json.Marshal(k)
+				w := func(b []byte) []byte { return wrap(slices.Concat([]byte("{"), kq, []byte(":"), b, []byte("}"))) }
+				if budget <= 0 {
+					break
+				}
+				if e := fails(w(obj[k])); e != nil {
+					n := name
+					if plainKey(k) {
+						if n != "" {
+							n += "."
+						}
+						n += k
+					} else {
+						n += "[" + display(k) + "]"
+					}
+					failing = append(failing, member{n, w, obj[k], e})
+				}
+			}
+		case json.Unmarshal(raw, &arr) == nil && fails(wrap([]byte("[]"))) == nil:
+			for i, v := range arr {
+				w := func(b []byte) []byte { return wrap(slices.Concat([]byte("["), b, []byte("]"))) }
+				if budget <= 0 {
+					break
+				}
+				if e := fails(w(v)); e != nil {
+					failing = append(failing, member{name + "[" + strconv.Itoa(i) + "]", w, v, e})
+				}
+			}
+		}
+		if len(failing) == 0 {
+			p := decodeReason(err)
+			if name != "" {
+				p = name + ": " + p
+			}
+			out = append(out, p)
+			return
+		}
+		for _, m := range failing {
+			probe(m.name, m.wrap, m.raw, m.err)
+		}
+	}
+	probe("", func(b []byte) []byte { return b }, src, err)
+	if len(out) > maxProblems {
+		n := len(out) - maxProblems + 1
+		out = append(out[:maxProblems-1], fmt.Sprintf("and %d more problems", n))
+	}
+	return out
+}
+
+// decodeReason words a decoding error of one value, whose field the caller
+// names.
+func decodeReason(err error) string {
+	if pe, ok := errors.AsType[*time.ParseError](err); ok {
+		if pe.Layout == time.RFC3339 {
+			return fmt.Sprintf("%s is not a date-time in RFC 3339 format, such as \"2006-01-02T15:04:05Z\"", display(pe.Value))
+		}
+		return fmt.Sprintf("%s is not a time in the layout %q", display(pe.Value), pe.Layout)
+	}
+	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+		return fmt.Sprintf("cannot use %s as %s", te.Value, te.Type)
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
 }

@@ -1,11 +1,13 @@
 package forge
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -222,4 +224,79 @@ func FuzzProblems(f *testing.F) {
 			}
 		}
 	})
+}
+
+// color decodes only from a known name, with an error that names no field.
+type color string
+
+func (c *color) UnmarshalText(b []byte) error {
+	if s := string(b); s != "red" && s != "blue" {
+		return fmt.Errorf("unknown color %q", s)
+	}
+	*c = color(b)
+	return nil
+}
+
+// wholeArgs refuses any document without a "k" member, whatever else it
+// holds: decoding members alone says nothing about it.
+type wholeArgs struct {
+	K string `json:"k,omitempty"`
+	T string `json:"t,omitempty"`
+}
+
+func (w *wholeArgs) UnmarshalJSON(b []byte) error {
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	if _, ok := m["k"]; !ok {
+		return errors.New("k is missing")
+	}
+	return nil
+}
+
+// TestDecodeProblemsNameFields: arguments the schema accepts but a typed
+// tool's argument type does not decode name the field at fault, even when
+// the error comes from a field's own decoder and says nothing of where.
+func TestDecodeProblemsNameFields(t *testing.T) {
+	type event struct {
+		At time.Time `json:"at"`
+	}
+	type args struct {
+		When   time.Time `json:"when,omitzero"`
+		Color  color     `json:"color,omitempty"`
+		Events []event   `json:"events,omitempty"`
+		Nested struct {
+			Since time.Time `json:"since,omitzero"`
+		} `json:"nested,omitzero"`
+	}
+	tool, err := NewTypedTool("t", "d", func(context.Context, args, Invocation) (Output, error) { return TextOutput(""), nil }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := NewTypedTool("w", "d", func(context.Context, wholeArgs, Invocation) (Output, error) { return TextOutput(""), nil }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rfc = `is not a date-time in RFC 3339 format, such as "2006-01-02T15:04:05Z"`
+	tests := []struct {
+		tool *Tool
+		raw  string
+		want []string
+	}{
+		{tool, `{"when":"yesterday"}`, []string{`when: "yesterday" ` + rfc}},
+		{tool, `{"when":"yesterday","color":"green","nested":{"since":"1 May"}}`,
+			[]string{`color: unknown color "green"`, `nested.since: "1 May" ` + rfc, `when: "yesterday" ` + rfc}},
+		{tool, `{"events":[{"at":"2024-01-02T03:04:05Z"},{"at":"soon"}]}`, []string{`events[1].at: "soon" ` + rfc}},
+		{whole, `{"t":"x"}`, []string{`k is missing`}},
+	}
+	for _, tt := range tests {
+		_, err := tt.tool.Validate(json.RawMessage(tt.raw))
+		if !errors.Is(err, ErrInvalidToolArgs) {
+			t.Fatalf("Validate(%s) = %v, want ErrInvalidToolArgs", tt.raw, err)
+		}
+		if diff := cmp.Diff(tt.want, problemsOf(t, err)); diff != "" {
+			t.Errorf("Validate(%s) problems (-want +got):\n%s", tt.raw, diff)
+		}
+	}
 }

@@ -272,19 +272,20 @@ func NewTypedTool[A any](name, description string, h TypedHandler[A], opts *Tool
 			}
 			a := new(A) // a pointer boxes into the any without a copy
 			if err := json.Unmarshal(src, a); err != nil {
+				newA := func() any { return new(A) }
 				// JSON Schema counts 1e2 and 10.0 as integers; encoding/json
 				// does not decode them into int fields. Spell such numbers
 				// in plain digits and try once more.
 				if !integralNumberError(err) {
-					return nil, argsError(name, []string{decodeProblem(err)})
+					return nil, argsError(name, decodeProblems(src, newA, err))
 				}
 				plain, changed := plainIntegers(src)
 				if !changed {
-					return nil, argsError(name, []string{decodeProblem(err)})
+					return nil, argsError(name, decodeProblems(src, newA, err))
 				}
 				a = new(A)
 				if err := json.Unmarshal(plain, a); err != nil {
-					return nil, argsError(name, []string{decodeProblem(err)})
+					return nil, argsError(name, decodeProblems(plain, newA, err))
 				}
 			}
 			if added.mask != 0 {
