@@ -134,6 +134,19 @@ func TestProblemsNameEveryField(t *testing.T) {
 	}
 }
 
+// TestProblemsRefCycle: arguments refused under a schema whose $ref points
+// back at itself are explained, not a crash (the explanation once re-ran
+// jsonschema-go, whose validator recursed until the stack overflowed).
+// Rejecting such a schema at construction would do as well.
+func TestProblemsRefCycle(t *testing.T) {
+	tool, err := NewTool("t", "d", json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"#/properties/a"}}}`), echoHandler, nil)
+	if err != nil {
+		return
+	}
+	_, err = tool.Validate(json.RawMessage(`{"a":1,"b":2}`))
+	mentionsAll(t, err, "a: ", `unexpected additional properties ["b"]`)
+}
+
 // TestProblemsBounded: a refusal lists at most maxProblems problems, the
 // last one counting those left out.
 func TestProblemsBounded(t *testing.T) {
