@@ -34,7 +34,8 @@ func (p problems) err(base *Error, subject string) error {
 }
 
 // ValidationError lists every problem found in a raw value or in tool
-// arguments, one entry per field at fault ("field: what is wrong"). It is the
+// arguments, one entry per field at fault ("field: what is wrong"; for tool
+// arguments at most 50, the last then counting the rest). It is the
 // cause of ErrInvalidInitialToolValue, ErrInvalidInitialToolCallValue and
 // ErrInvalidToolArgs errors; read it with errors.As.
 type ValidationError struct {
