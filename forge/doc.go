@@ -29,7 +29,10 @@
 // github.com/santhosh-tekuri/jsonschema/v6 compiles each schema into the
 // validator that decides (about twice as fast) and reports every failure at
 // the argument it concerns, which forge words for the model. References
-// must resolve inside the schema: no file or network is ever read.
+// must resolve inside the schema: no file or network is ever read. A
+// reference cycle that never descends into the value (built only of $ref,
+// allOf, anyOf, oneOf, not, if/then/else and dependentSchemas) would
+// validate forever, so it is refused like any other bad schema.
 //
 // [Tool.Execute] runs one call: the callId is canonical.Checksum(name, raw
 // args) over the raw arguments; invalid arguments emit no events and never

@@ -137,11 +137,13 @@ func resolveSchema(s *jsonschema.Schema, doc json.RawMessage) (*validator, error
 		}
 		return nil, fmt.Errorf("root type must be \"object\", got %q", got)
 	}
-	r, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	// Compiled first: it refuses reference cycles, on which the library's
+	// check of defaults would recurse without end.
+	check, err := compileSchema(doc)
 	if err != nil {
 		return nil, err
 	}
-	check, err := compileSchema(doc)
+	r, err := s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,8 @@ func (noLoader) Load(url string) (any, error) {
 }
 
 // compileSchema compiles the schema document doc into the validator that
-// decides whether arguments are valid.
+// decides whether arguments are valid. A document with a reference cycle
+// that never descends into the value (see cycle.go) is refused.
 func compileSchema(doc json.RawMessage) (*compiled.Schema, error) {
 	v, err := compiled.UnmarshalJSON(bytes.NewReader(doc))
 	if err != nil {
@@ -40,5 +41,12 @@ func compileSchema(doc json.RawMessage) (*compiled.Schema, error) {
 	if err := c.AddResource(schemaURL, v); err != nil {
 		return nil, err
 	}
-	return c.Compile(schemaURL)
+	root, err := c.Compile(schemaURL)
+	if err != nil {
+		return nil, err
+	}
+	if cycle := inPlaceCycle(compileAll(c, root, v)); cycle != nil {
+		return nil, cycleError(cycle)
+	}
+	return root, nil
 }
