@@ -16,9 +16,16 @@
 // JSON Schema says, and decodes into an int field. Unknown keys are rejected
 // unless the schema allows them: an untyped schema whose root says nothing
 // about them (no additionalProperties, patternProperties or
-// unevaluatedProperties) is closed with "additionalProperties": false, and
-// that closed document is what [Tool.Schema] and [Registry.Definitions]
-// publish; write "additionalProperties": true to accept any key. Empty
+// unevaluatedProperties) is closed with "additionalProperties": false
+// ("unevaluatedProperties": false when the root composes subschemas with
+// allOf, anyOf, oneOf, $ref, if or dependentSchemas, whose properties
+// additionalProperties would not see), and that closed document is what
+// [Tool.Schema] and [Registry.Definitions] publish; write
+// "additionalProperties": true to accept any key. Drafts before 2019-09
+// ($schema draft-04, -06 or -07) ignore unevaluatedProperties, so when such
+// a root says nothing about unknown keys and composes subschemas (allOf,
+// anyOf, oneOf, $ref, if or a schema in dependencies) the tool is refused:
+// state additionalProperties at the root, or use draft 2020-12. Empty
 // arguments mean {}. Failures are [ErrInvalidToolArgs] whose
 // [ValidationError] names every bad field in words a model can act on
 // (unknown keys in sorted order).

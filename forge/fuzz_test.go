@@ -87,17 +87,19 @@ func FuzzPlainInteger(f *testing.F) {
 // FuzzClosedRoot: for a valid JSON document closedRoot returns it
 // unchanged, or that object with exactly one more root key
 // (additionalProperties or unevaluatedProperties, false) that it lacked,
-// added exactly when the root had none of the three keywords; invalid
-// input must not panic.
+// added exactly when the root had none of the three keywords, and never
+// unevaluatedProperties for a draft before 2019-09; or, for such a draft
+// whose root composes subschemas, an error. Invalid input must not panic.
 func FuzzClosedRoot(f *testing.F) {
 	for _, s := range []string{`{}`, ` { "type" : "object" } `, `{"type":"object","additionalProperties":true}`,
 		`{"allOf":[{}]}`, `[1]`, `{"a":`, `{"properties":{"additionalProperties":{}}}`, `{"a":1}{}`,
-		`{"additional\u0050roperties":true}`, `{"d":"\"additionalProperties\"","x":[{"a":"}"}]}`} {
+		`{"additional\u0050roperties":true}`, `{"d":"\"additionalProperties\"","x":[{"a":"}"}]}`,
+		`{"$schema":"http://json-schema.org/draft-07/schema#","allOf":[{}]}`, `{"$schema":"http://json-schema.org/draft-04/schema"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		in := string(doc)
-		got := closedRoot(doc)
+		got, err := closedRoot(doc)
 		if string(doc) != in {
 			t.Fatalf("closedRoot changed its input")
 		}
@@ -112,6 +114,15 @@ func FuzzClosedRoot(f *testing.F) {
 				speaks = true
 			}
 		}
+		var schema string
+		_ = json.Unmarshal(before["$schema"], &schema)
+		old := preDraft2019(schema) != ""
+		if err != nil {
+			if !isObject || speaks || !old {
+				t.Fatalf("closedRoot(%q): unexpected error %v", in, err)
+			}
+			return
+		}
 		if !isObject || speaks {
 			if string(got) != in {
 				t.Fatalf("closedRoot(%q) = %q, want it unchanged", in, got)
@@ -124,6 +135,9 @@ func FuzzClosedRoot(f *testing.F) {
 		}
 		if len(after) != len(before)+1 || string(after["additionalProperties"])+string(after["unevaluatedProperties"]) != "false" {
 			t.Fatalf("closedRoot(%q) = %q: want exactly one closing key more", in, got)
+		}
+		if _, ok := after["unevaluatedProperties"]; ok && old {
+			t.Fatalf("closedRoot(%q) = %q: unevaluatedProperties under %s, which ignores it", in, got, schema)
 		}
 	})
 }

@@ -60,44 +60,108 @@ func newValidator(raw json.RawMessage, derived *jsonschema.Schema) (*validator, 
 // root already has additionalProperties, patternProperties or
 // unevaluatedProperties, or is not a JSON object. Invalid JSON may come
 // back either way; later checks report it.
-func closedRoot(doc []byte) []byte {
-	speaks, composed, ok := rootKeywords(doc)
-	if !ok || speaks {
-		return doc
+//
+// Drafts before 2019-09 ($schema draft-04, -06, -07) have no
+// unevaluatedProperties (they ignore it), so a root of theirs that composes
+// subschemas cannot be closed for the author: doc comes back unchanged with
+// an error asking them to say it.
+func closedRoot(doc []byte) ([]byte, error) {
+	k, ok := rootKeywords(doc)
+	if !ok || k.speaks {
+		return doc, nil
 	}
 	kw := `"additionalProperties":false`
-	if composed {
+	switch {
+	case k.composedBy == "":
+	case k.preDraft2019 != "":
+		return doc, fmt.Errorf("the root composes subschemas (%s) and does not say whether other argument keys are allowed; "+
+			"%s has no unevaluatedProperties to close it, and additionalProperties:false would refuse the properties the "+
+			"subschemas define: state \"additionalProperties\" at the root, or use draft 2020-12", k.composedBy, k.preDraft2019)
+	default:
 		kw = `"unevaluatedProperties":false`
 	}
 	i := bytes.IndexByte(doc, '{') + 1
 	if rest := bytes.TrimLeft(doc[i:], " \t\r\n"); len(rest) > 0 && rest[0] != '}' {
 		kw += ","
 	}
-	return slices.Concat(doc[:i], []byte(kw), doc[i:])
+	return slices.Concat(doc[:i], []byte(kw), doc[i:]), nil
 }
 
-// rootKeywords reports whether doc's root object has a key that settles
-// unknown keys (speaks) or composes subschemas; ok is false when doc is not
-// one JSON object. gjson walks the root's keys without decoding the values.
-func rootKeywords(doc []byte) (speaks, composed, ok bool) {
+// rootKeys is what rootKeywords finds in a root object.
+type rootKeys struct {
+	speaks     bool   // a key that settles unknown keys
+	composedBy string // the first key composing subschemas in place, or ""
+	// preDraft2019 names the root's $schema when it is draft-04, -06 or
+	// -07, which have no unevaluatedProperties.
+	preDraft2019 string
+}
+
+// rootKeywords reports the keys of doc's root object that decide how it
+// is closed; ok is false when doc is not one JSON object. gjson walks the
+// root's keys without decoding the values.
+func rootKeywords(doc []byte) (k rootKeys, ok bool) {
 	if !gjson.ValidBytes(doc) {
-		return false, false, false
+		return k, false
 	}
 	root := gjson.ParseBytes(doc)
 	if !root.IsObject() {
-		return false, false, false
+		return k, false
 	}
-	root.ForEach(func(key, _ gjson.Result) bool {
+	var schema string
+	var composed []string // in document order; which count depends on the draft
+	root.ForEach(func(key, val gjson.Result) bool {
 		switch key.Str {
 		case "additionalProperties", "patternProperties", "unevaluatedProperties":
-			speaks = true
-			return false
-		case "allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "if", "then", "else", "dependentSchemas":
-			composed = true
+			k.speaks = true
+		case "$schema":
+			schema = val.Str
+		case "allOf", "anyOf", "oneOf", "$ref", "if", "then", "else", "$dynamicRef", "dependentSchemas":
+			composed = append(composed, key.Str)
+		case "dependencies":
+			// Before 2019-09 a dependency that is a schema (not a list of
+			// names) applies to the root object in place.
+			val.ForEach(func(_, dep gjson.Result) bool {
+				if !dep.IsArray() {
+					composed = append(composed, key.Str)
+					return false
+				}
+				return true
+			})
 		}
 		return true
 	})
-	return speaks, composed, true
+	k.preDraft2019 = preDraft2019(schema)
+	for _, c := range composed {
+		switch c {
+		case "$dynamicRef", "dependentSchemas":
+			if k.preDraft2019 != "" {
+				continue // not keywords before 2019-09
+			}
+		case "dependencies":
+			if k.preDraft2019 == "" {
+				continue // no longer a keyword
+			}
+		}
+		k.composedBy = c
+		break
+	}
+	return k, true
+}
+
+// preDraft2019 returns the draft named by the $schema URL u ("draft-07")
+// when it is one before 2019-09, as santhosh-tekuri/jsonschema reads it,
+// or "".
+func preDraft2019(u string) string {
+	u = strings.TrimSuffix(u, "#")
+	u, ok := strings.CutPrefix(u, "http://")
+	if !ok {
+		u, _ = strings.CutPrefix(u, "https://")
+	}
+	switch u {
+	case "json-schema.org/draft-04/schema", "json-schema.org/draft-06/schema", "json-schema.org/draft-07/schema":
+		return strings.TrimSuffix(strings.TrimPrefix(u, "json-schema.org/"), "/schema")
+	}
+	return ""
 }
 
 // schemaDoc is the schema document to publish: raw compacted, or derived

@@ -229,6 +229,8 @@ type Tool struct {
 // false when it composes subschemas with allOf, anyOf, oneOf, $ref, if or
 // dependentSchemas), and Schema and Definition publish that closed document
 // so the model is told. Say "additionalProperties": true to accept any key.
+// Under a $schema before 2019-09, which has no unevaluatedProperties, a
+// composing root that does not say is refused (see the package doc).
 // Nested objects are followed as written.
 func NewTool(name, description string, schema json.RawMessage, h Handler, opts *ToolOptions) (*Tool, error) {
 	var p problems
@@ -364,7 +366,10 @@ func newTool(p *problems, name, description string, schema json.RawMessage, deri
 	var lazy *lazyValidator
 	var doc json.RawMessage
 	if derived == nil {
-		schema = closedRoot(schema)
+		var err error
+		if schema, err = closedRoot(schema); err != nil {
+			p.add("schema: %v", err)
+		}
 	}
 	switch {
 	case derived == nil && len(schema) == 0:
