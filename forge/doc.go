@@ -13,7 +13,10 @@
 // artifacts. Names must match ^[a-zA-Z0-9_-]{1,64}$, as providers require.
 //
 // Validation never coerces ("5" is not a number), but 1e2 is an integer, as
-// JSON Schema says, and decodes into an int field. Unknown keys are rejected
+// JSON Schema says, and decodes into an int field. A typed tool validates
+// number literals exactly as written, as its fields receive them; an untyped
+// tool validates, and hands its handler, float64 values (beyond 2^53 an
+// integer arrives rounded, as it was checked). Unknown keys are rejected
 // unless the schema allows them: an untyped schema whose root says nothing
 // about them (no additionalProperties, patternProperties or
 // unevaluatedProperties) is closed with "additionalProperties": false

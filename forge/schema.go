@@ -24,6 +24,9 @@ type validator struct {
 	root        *jsonschema.Resolved
 	check       *compiled.Schema
 	hasDefaults bool
+	// exactNumbers validates number literals float64 would round as
+	// written: a typed tool's fields receive them exactly.
+	exactNumbers bool
 	// defaults are the root's optional properties with a default, in the
 	// form a typed tool patches its decoded struct with; topDefaultsOnly
 	// says no default lives deeper, so patching with them is exact.
@@ -49,6 +52,7 @@ func newValidator(raw json.RawMessage, derived *jsonschema.Schema) (*validator, 
 	if err != nil {
 		return nil, nil, err
 	}
+	v.exactNumbers = derived != nil
 	return v, doc, nil
 }
 
@@ -188,7 +192,12 @@ func resolveDoc(doc json.RawMessage, derived *jsonschema.Schema) (*validator, er
 			return nil, fmt.Errorf("not a JSON Schema document: %v", err)
 		}
 	}
-	return resolveSchema(s, doc)
+	v, err := resolveSchema(s, doc)
+	if err != nil {
+		return nil, err
+	}
+	v.exactNumbers = derived != nil
+	return v, nil
 }
 
 // resolveSchema checks that s describes an object and resolves it; doc is
@@ -339,10 +348,67 @@ func (v *validator) validate(tool string, raw json.RawMessage) (args map[string]
 			args = m
 		}
 	}
-	if err := v.check.Validate(args); err != nil {
+	checked := args
+	if v.exactNumbers && mayRoundNumber(b) {
+		// float64 may have rounded a literal that the typed handler
+		// receives exactly (an int64, a json.Number): validate the
+		// literals as written, which the compiled validator compares
+		// exactly. Failures are still worded from args.
+		exact, err := v.exactArgs(b, args, added)
+		if err != nil {
+			return nil, applied{}, argsError(tool, []string{"arguments are not valid JSON: " + decodeProblem(err)})
+		}
+		checked = exact
+	}
+	if err := v.check.Validate(checked); err != nil {
 		return nil, applied{}, argsError(tool, v.diagnose(args, err))
 	}
 	return args, added, nil
+}
+
+// mayRoundNumber reports whether the JSON b may hold a number literal with
+// more than 15 significant digits, the most a float64 keeps for every
+// literal (the validator compares a float64 by its shortest spelling, which
+// is the literal itself up to there). It looks for 16 digits in a row, a
+// point allowed among them, strings included: a cheap test that errs
+// towards yes.
+func mayRoundNumber(b []byte) bool {
+	run := 0
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			if run++; run >= 16 {
+				return true
+			}
+		case c == '.':
+		default:
+			run = 0
+		}
+	}
+	return false
+}
+
+// exactArgs decodes the JSON object b with every number kept as its
+// literal (json.Number) and fills in the defaults validate added to args.
+func (v *validator) exactArgs(b []byte, args map[string]any, added applied) (map[string]any, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var m map[string]any
+	if err := d.Decode(&m); err != nil {
+		return nil, err
+	}
+	if added.all {
+		if err := applyDefaults(v.root, &m); err != nil {
+			return nil, err
+		}
+		return m, nil
+	}
+	for i, dflt := range v.defaults {
+		if added.mask&(1<<i) != 0 {
+			m[dflt.name] = args[dflt.name] // validation only reads it
+		}
+	}
+	return m, nil
 }
 
 func applyDefaults(r *jsonschema.Resolved, args *map[string]any) (err error) {

@@ -141,7 +141,10 @@ func (o Output) check() string {
 	return ""
 }
 
-// Handler serves an untyped tool: args is the validated JSON object.
+// Handler serves an untyped tool: args is the validated JSON object. Its
+// numbers are float64, the values that were validated: a literal with more
+// than 15 significant digits (9007199254740993) arrives rounded, as it was
+// checked. Use a typed tool for exact large integers.
 type Handler func(ctx context.Context, args map[string]any, inv Invocation) (Output, error)
 
 // TypedHandler serves a typed tool: args is decoded and validated.
@@ -516,7 +519,10 @@ func (t *Tool) Definition() Definition {
 // For a typed tool the arguments must also decode into its argument type
 // (an integer too large for an int field is caught here). An integer
 // written with a fraction or exponent (1e2, 10.0) is an integer, as JSON
-// Schema counts it, and decodes exactly into an int field.
+// Schema counts it, and decodes exactly into an int field. Number literals
+// that float64 would round (more than 15 significant digits) are validated
+// as written, so bounds hold for the exact value the field receives; the
+// returned object, like an untyped tool's, holds float64 numbers.
 //
 // A LazySchema tool resolves its schema on the first call; when it does not
 // resolve, every call returns ErrInvalidInitialToolValue instead.

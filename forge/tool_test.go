@@ -400,6 +400,131 @@ func TestTypedToolIntegerSpellings(t *testing.T) {
 	}
 }
 
+// bigArgs holds integers past 2^53 that float64 rounds: bounds must hold
+// for the exact values the handler receives.
+type bigArgs struct {
+	Max   int64  `json:"max,omitempty"`
+	Above int64  `json:"above,omitempty"`
+	Is    int64  `json:"is,omitempty"`
+	Note  string `json:"note,omitempty"`
+	Units string `json:"units,omitempty"`
+}
+
+func (bigArgs) CustomizeSchema(s *jsonschema.Schema) error {
+	s.Properties["max"].Maximum = jsonschema.Ptr(float64(1 << 53))
+	s.Properties["above"].ExclusiveMinimum = jsonschema.Ptr(float64(1 << 53))
+	s.Properties["is"].Const = jsonschema.Ptr[any](json.Number("9007199254740993"))
+	s.Properties["units"].Default = json.RawMessage(`"metric"`)
+	return nil
+}
+
+// nestedBigArgs has a default below the root, so the arguments take the
+// library's ApplyDefaults path.
+type nestedBigArgs struct {
+	Max int64 `json:"max,omitempty"`
+	Opt struct {
+		Units string `json:"units,omitempty"`
+	} `json:"opt,omitzero"`
+}
+
+func (nestedBigArgs) CustomizeSchema(s *jsonschema.Schema) error {
+	s.Properties["max"].Maximum = jsonschema.Ptr(float64(1 << 53))
+	s.Properties["opt"].Properties["units"].Default = json.RawMessage(`"metric"`)
+	return nil
+}
+
+func TestTypedToolExactNumbers(t *testing.T) {
+	var got bigArgs
+	tool, err := NewTypedTool("t", "d", func(_ context.Context, a bigArgs, _ Invocation) (Output, error) {
+		got = a
+		return TextOutput(""), nil
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nested, err := NewTypedTool("n", "d", func(context.Context, nestedBigArgs, Invocation) (Output, error) { return TextOutput(""), nil }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		tool *Tool
+		raw  string
+		want bigArgs // for tool
+		bad  string  // field the error names; "" for success
+	}{
+		{"maximum, exact value above", tool, `{"max":9007199254740993}`, bigArgs{}, "max"},
+		{"maximum, at the bound", tool, `{"max":9007199254740992}`, bigArgs{Max: 1 << 53, Units: "metric"}, ""},
+		{"maximum, spelled with an exponent", tool, `{"max":9.007199254740993e15}`, bigArgs{}, "max"},
+		{"exclusiveMinimum, exact value above", tool, `{"above":9007199254740993}`, bigArgs{Above: 1<<53 + 1, Units: "metric"}, ""},
+		{"exclusiveMinimum, at the bound", tool, `{"above":9007199254740992}`, bigArgs{}, "above"},
+		{"const, exact", tool, `{"is":9007199254740993}`, bigArgs{Is: 1<<53 + 1, Units: "metric"}, ""},
+		{"const, rounds to the same float", tool, `{"is":9007199254740992}`, bigArgs{}, "is"},
+		{"long digits in a string only", tool, `{"max":1,"note":"12345678901234567890"}`, bigArgs{Max: 1, Note: "12345678901234567890", Units: "metric"}, ""},
+		{"default given", tool, `{"max":9007199254740993,"units":"si"}`, bigArgs{}, "max"},
+		{"nested defaults, above", nested, `{"max":9007199254740993}`, bigArgs{}, "max"},
+		{"nested defaults, at the bound", nested, `{"max":9007199254740992}`, bigArgs{}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got = bigArgs{}
+			_, err := tt.tool.Execute(context.Background(), json.RawMessage(tt.raw), Invocation{CallID: "c"}, nil)
+			if tt.bad != "" {
+				if !errors.Is(err, ErrInvalidToolArgs) {
+					t.Fatalf("err = %v, want ErrInvalidToolArgs (handler got %+v)", err, got)
+				}
+				mentionsAll(t, err, tt.bad)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.tool == tool {
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("args (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
+// An untyped handler sees float64, the values that were validated.
+func TestUntypedToolFloatNumbers(t *testing.T) {
+	var got any
+	tool := mustTool(t, json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","maximum":9007199254740992}}}`),
+		func(_ context.Context, args map[string]any, _ Invocation) (Output, error) {
+			got = args["n"]
+			return TextOutput(""), nil
+		}, nil)
+	if _, err := tool.Execute(context.Background(), json.RawMessage(`{"n":9007199254740993}`), Invocation{CallID: "c"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(any(float64(1<<53)), got); diff != "" {
+		t.Errorf("n (-want +got):\n%s", diff)
+	}
+}
+
+func TestMayRoundNumber(t *testing.T) {
+	tests := []struct {
+		raw  string
+		want bool
+	}{
+		{`{"n":123456789012345}`, false},
+		{`{"n":1234567890123456}`, true},
+		{`{"n":1.23456789012345e300}`, false},
+		{`{"n":12345678.12345678}`, true},
+		{`{"n":-9007199254740993}`, true},
+		{`{"a":123456789012345,"b":123456789012345}`, false},
+		{`{"s":"12345678901234567"}`, true}, // errs towards yes
+		{``, false},
+	}
+	for _, tt := range tests {
+		if got := mayRoundNumber([]byte(tt.raw)); got != tt.want {
+			t.Errorf("mayRoundNumber(%s) = %v, want %v", tt.raw, got, tt.want)
+		}
+	}
+}
+
 func TestPlainInteger(t *testing.T) {
 	tests := []struct {
 		lit, want string
