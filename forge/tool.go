@@ -222,6 +222,10 @@ type Tool struct {
 	// for untyped tools.
 	decode func(v *validator, raw json.RawMessage, added applied) (any, error)
 	typed  func(ctx context.Context, a any, inv Invocation) (Output, error)
+	// keys refuses argument keys a typed tool's schema lets through that
+	// encoding/json would match to a field without regard to case; nil
+	// when the schema refuses every unknown key.
+	keys *keyGuard
 }
 
 // NewTool returns an untyped tool whose arguments are validated against the
@@ -249,14 +253,31 @@ func NewTool(name, description string, schema json.RawMessage, h Handler, opts *
 // keys are rejected (additionalProperties: false). A may implement
 // [SchemaCustomizer] to add enums, defaults or bounds. The handler receives
 // the arguments decoded into A after validation.
+//
+// The schema describes what encoding/json decodes: a json.Number field is
+// a JSON number, a json.RawMessage any JSON value. Struct shapes the two
+// would read differently are refused, naming the field: an embedded struct
+// with a json tag (encoding/json nests it, the derivation flattens it), the
+// ",string" option, and two fields sharing a json name. encoding/json
+// matches keys to fields without regard to case, so where a customized
+// schema lets unknown keys through, a key that differs from a field's json
+// name only in case is refused as invalid arguments.
 func NewTypedTool[A any](name, description string, h TypedHandler[A], opts *ToolOptions) (*Tool, error) {
 	var p problems
 	if h == nil {
 		p.add("handler: required")
 	}
-	s, err := jsonschema.For[A](nil)
+	s, err := deriveSchema[A]()
 	if err != nil {
 		p.add("schema: cannot derive from %T: %v", *new(A), err)
+		return nil, p.err(ErrInvalidInitialToolValue, name)
+	}
+	// Shapes the schema and encoding/json would read differently; the
+	// schema itself may not even resolve then, so stop here.
+	if d := disagreements(reflect.TypeFor[A]()); len(d) > 0 {
+		for _, d := range d {
+			p.add("schema: %s", d)
+		}
 		return nil, p.err(ErrInvalidInitialToolValue, name)
 	}
 	var zero A
@@ -269,7 +290,9 @@ func NewTypedTool[A any](name, description string, h TypedHandler[A], opts *Tool
 			p.add("schema: customize: %v", err)
 		}
 	}
+	keys := newKeyGuard(reflect.TypeFor[A](), s)
 	return newTool(&p, name, description, nil, s, opts, func(t *Tool) {
+		t.keys = keys
 		t.decode = func(v *validator, raw json.RawMessage, added applied) (any, error) {
 			src, err := v.decodeSource(raw, added)
 			if err != nil {
@@ -540,6 +563,11 @@ func (t *Tool) prepare(raw json.RawMessage) (args map[string]any, typedArgs any,
 	args, added, err := v.validate(t.name, raw)
 	if err != nil {
 		return nil, nil, err
+	}
+	if t.keys != nil {
+		if p := t.keys.check(args, "", nil); len(p) > 0 {
+			return nil, nil, argsError(t.name, p)
+		}
 	}
 	if t.decode != nil {
 		if typedArgs, err = t.decode(v, raw, added); err != nil {
