@@ -101,3 +101,36 @@ func TestTypedToolCycleRefused(t *testing.T) {
 		t.Errorf("lazy Execute: got %v, want ErrInvalidInitialToolValue", err)
 	}
 }
+
+// FuzzNewToolSchema builds tools from arbitrary schema documents and calls
+// them: construction either fails with ErrInvalidInitialToolValue or gives
+// a tool whose calls end in a result or a coded error, never a crash (a
+// schema looping in place would overflow the stack in jsonschema-go).
+func FuzzNewToolSchema(f *testing.F) {
+	for _, s := range []string{`{"type":"object"}`, `{"type":"object","properties":{"a":{"$ref":"#/properties/a"}}}`,
+		`{"type":"object","properties":{"a":{"anyOf":[{"$ref":"#"},{"type":"string"}]}}}`,
+		`{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"allOf":[{"$ref":"#/$defs/x"}]}}}`,
+		`{"type":"object","$defs":{"x":{"default":1,"not":{"$ref":"#/$defs/x"}}}}`,
+		`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"$ref":"#"}]}`,
+		`{"type":"object","properties":{"a":{"type":"integer","maximum":3},"b":{"$ref":"#/properties/a"}},"required":["a"]}`} {
+		f.Add([]byte(s))
+	}
+	calls := []json.RawMessage{json.RawMessage(`{}`), json.RawMessage(`{"a":1}`), json.RawMessage(`{"a":"x","b":[{}]}`),
+		json.RawMessage(`{"a":{"a":{"a":null}},"b":9007199254740993}`)}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		for _, opts := range []*ToolOptions{nil, {LazySchema: true}} {
+			tool, err := NewTool("t", "d", doc, echoHandler, opts)
+			if err != nil {
+				if !errors.Is(err, ErrInvalidInitialToolValue) {
+					t.Fatalf("NewTool: uncoded error %v", err)
+				}
+				continue
+			}
+			for _, raw := range calls {
+				if _, err := tool.Validate(raw); err != nil && !errors.Is(err, ErrInvalidToolArgs) && !errors.Is(err, ErrInvalidInitialToolValue) {
+					t.Fatalf("Validate(%s): uncoded error %v", raw, err)
+				}
+			}
+		}
+	})
+}
