@@ -16,7 +16,7 @@ import (
 
 // typedTool builds a typed tool for A whose handler stores its arguments
 // in *got.
-func typedTool[A any](t *testing.T, got *A) *Tool {
+func typedTool[A any](t testing.TB, got *A) *Tool {
 	t.Helper()
 	tool, err := NewTypedTool("t", "d", func(_ context.Context, a A, _ Invocation) (Output, error) {
 		*got = a

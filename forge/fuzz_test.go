@@ -23,11 +23,20 @@ func FuzzExecute(f *testing.F) {
 		`{"days":1e400}`, `{"city":"\ud800"}`, `{"units":"metric","tags":[null]}`, ` {"a" : 1e-7 } `, `{"a":1}{"a":2}`} {
 		f.Add([]byte(s))
 	}
+	for _, s := range []string{`{"max":9007199254740993}`, `{"name":"abc","NAME":"x","list":[{"Units":1}]}`, `{"num":1e400,"raw":[1]}`} {
+		f.Add([]byte(s))
+	}
 	typed := weatherTool(f, nil)
 	untyped := mustTool(f, objSchema, echoHandler, nil)
 	open := mustTool(f, json.RawMessage(`{"type":"object","additionalProperties":true}`), echoHandler, nil)
+	// Typed tools with exact big numbers, case-folded key checks, and
+	// json.Number / json.RawMessage fields.
+	var big bigArgs
+	var openTyped openArgs
+	var nums numArgs
+	typedMore := []*Tool{typedTool(f, &big), typedTool(f, &openTyped), typedTool(f, &nums)}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		for _, tool := range []*Tool{typed, untyped, open} {
+		for _, tool := range append([]*Tool{typed, untyped, open}, typedMore...) {
 			out, err := tool.Execute(context.Background(), raw, Invocation{}, nil)
 			if err != nil {
 				var e *Error
