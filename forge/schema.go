@@ -18,7 +18,6 @@ import (
 // validator holds a tool's schema, resolved once: at construction, or on
 // first use for a LazySchema tool.
 type validator struct {
-	schema *jsonschema.Schema
 	// root applies defaults below the root's own properties; check decides
 	// validity and reports failures (see validity.go).
 	root        *jsonschema.Resolved
@@ -220,7 +219,7 @@ func resolveSchema(s *jsonschema.Schema, doc json.RawMessage) (*validator, error
 	if err != nil {
 		return nil, err
 	}
-	v := &validator{schema: s, root: r, check: check}
+	v := &validator{root: r, check: check}
 	// Asked of the parsed schema, not of doc's bytes: a key written
 	// "def\u0061ult" is the default keyword too.
 	for _, p := range s.Properties {
