@@ -76,6 +76,11 @@ type DiskStore struct {
 	// reader that is collected closes its own file and drops out.
 	omu  sync.Mutex // guards open, which Read updates under s.mu.RLock
 	open map[string][]weak.Pointer[os.File]
+	// writing holds the names of the temporary files of Writes in
+	// progress: Sweep must leave them alone however old their modification
+	// time (a slow source leaves it unchanged between two 1 MiB writes).
+	tmu     sync.Mutex
+	writing map[string]bool
 }
 
 var _ Store = (*DiskStore)(nil)
@@ -96,7 +101,7 @@ func NewDiskStore(dir string, opts *DiskOptions) (*DiskStore, error) {
 	}
 	return &DiskStore{dir: dir, threshold: o.SpillThreshold, shape: indexShape{stride: o.IndexStride}.norm(), sync: o.Sync,
 		now: time.Now, mem: map[string]memEntry{}, files: map[string]lineIndex{},
-		open: map[string][]weak.Pointer[os.File]{}}, nil
+		open: map[string][]weak.Pointer[os.File]{}, writing: map[string]bool{}}, nil
 }
 
 // Dir is the store's directory.
@@ -136,10 +141,11 @@ func (s *DiskStore) Write(ctx context.Context, id string, r io.Reader) (Reader, 
 			return sr, nil
 		}
 	}
-	f, err := os.CreateTemp(s.dir, tempPrefix+"*")
+	f, err := s.createTemp()
 	if err != nil {
 		return nil, err
 	}
+	defer s.forgetTemp(f.Name()) // once renamed or removed
 	fail := func(err error) (Reader, error) {
 		f.Close()
 		os.Remove(f.Name())
@@ -158,6 +164,11 @@ func (s *DiskStore) Write(ctx context.Context, id string, r io.Reader) (Reader, 
 	s.mu.Lock()
 	if err := os.Rename(f.Name(), path); err != nil {
 		s.mu.Unlock()
+		if errors.Is(err, fs.ErrNotExist) {
+			// Another process (a store over the same directory) swept
+			// the temporary file: the bytes are gone.
+			return fail(ErrWriteInterrupted.With(err, "spooledartifact: write of %q: its temporary file was removed by another process before it completed", id))
+		}
 		return fail(err)
 	}
 	s.files[id] = idx
@@ -165,6 +176,38 @@ func (s *DiskStore) Write(ctx context.Context, id string, r io.Reader) (Reader, 
 	s.track(id, f)
 	s.mu.Unlock()
 	return &spoolReader{f: &snapFile{f}, idx: idx}, nil
+}
+
+// createTemp creates a temporary file and records it as in progress. The
+// record is made under tmu, which Sweep holds to check it, so Sweep never
+// sees the file unrecorded.
+func (s *DiskStore) createTemp() (*os.File, error) {
+	s.tmu.Lock()
+	defer s.tmu.Unlock()
+	f, err := os.CreateTemp(s.dir, tempPrefix+"*")
+	if err != nil {
+		return nil, err
+	}
+	s.writing[filepath.Base(f.Name())] = true
+	return f, nil
+}
+
+// forgetTemp drops the record of a temporary file renamed or removed.
+func (s *DiskStore) forgetTemp(path string) {
+	s.tmu.Lock()
+	delete(s.writing, filepath.Base(path))
+	s.tmu.Unlock()
+}
+
+// removeStaleTemp removes the temporary file name unless a Write of this
+// store is still writing it. Another store over the directory (another
+// process) cannot know: such a Write fails with ErrWriteInterrupted.
+func (s *DiskStore) removeStaleTemp(name string) {
+	s.tmu.Lock()
+	defer s.tmu.Unlock()
+	if !s.writing[name] {
+		os.Remove(filepath.Join(s.dir, name))
+	}
 }
 
 // spoolBuf is the copy buffer of a spill.
@@ -332,6 +375,12 @@ func (s *DiskStore) List(ctx context.Context, prefix string) ([]string, error) {
 // modification time), and temporary files a crashed writer left behind, and
 // returns how many artifacts it deleted. Call it on a schedule to bound the
 // disk a long-running service uses.
+//
+// The temporary file of a Write of this store still in progress is never
+// removed, however old. Sweep cannot tell another process's Write in
+// progress from a crashed one: if two processes share the directory, sweep
+// with an olderThan well before the longest write's start, or a Write of
+// the other process fails with ErrWriteInterrupted.
 func (s *DiskStore) Sweep(ctx context.Context, olderThan time.Time) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
@@ -355,7 +404,7 @@ func (s *DiskStore) Sweep(ctx context.Context, olderThan time.Time) (int, error)
 			continue
 		}
 		if strings.HasPrefix(e.Name(), tempPrefix) {
-			os.Remove(filepath.Join(s.dir, e.Name()))
+			s.removeStaleTemp(e.Name())
 			continue
 		}
 		id, ok := decodeID(e.Name())

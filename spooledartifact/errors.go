@@ -11,6 +11,7 @@ const (
 	CodeUnsupportedRegex  forge.Code = "E_UNSUPPORTED_REGEX"
 	CodeNotAnArtifactKind forge.Code = "E_NOT_AN_ARTIFACT_KIND"
 	CodeNoSizeHints       forge.Code = "E_NO_ARTIFACT_SIZE_HINTS"
+	CodeWriteInterrupted  forge.Code = "E_ARTIFACT_WRITE_INTERRUPTED"
 )
 
 // Sentinels for errors.Is.
@@ -27,4 +28,9 @@ var (
 	// ErrNotAnArtifactKind is returned by Spool when the kind given is not a
 	// spooledartifact.Kind (for example a media type).
 	ErrNotAnArtifactKind = &forge.Error{Code: CodeNotAnArtifactKind, Status: 500, Fatal: true}
+	// ErrWriteInterrupted is returned by DiskStore.Write when the temporary
+	// file it was writing disappeared before it could be renamed into
+	// place (another process swept the directory). Nothing is stored and
+	// the previous version, if any, stays; writing again may succeed.
+	ErrWriteInterrupted = &forge.Error{Code: CodeWriteInterrupted, Status: 500}
 )

@@ -3,6 +3,8 @@ package spooledartifact
 import (
 	"context"
 	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -411,6 +413,110 @@ func TestScopeNamesAreDisjoint(t *testing.T) {
 					if b, _ := New("call", r).ReadAll(ctx); string(b) != other {
 						t.Errorf("scope %q reads %q", other, b)
 					}
+				}
+			}
+		})
+	}
+}
+
+// blockingReader yields head, then blocks until release is closed (closing
+// blocked when it starts waiting), then yields tail: a slow source, so that
+// a Write is deterministically in progress while the test sweeps.
+type blockingReader struct {
+	head, tail       []byte
+	blocked, release chan struct{}
+	waited           bool
+}
+
+func (r *blockingReader) Read(p []byte) (int, error) {
+	if len(r.head) > 0 {
+		n := copy(p, r.head)
+		r.head = r.head[n:]
+		return n, nil
+	}
+	if !r.waited {
+		r.waited = true
+		close(r.blocked)
+		<-r.release
+	}
+	if len(r.tail) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, r.tail)
+	r.tail = r.tail[n:]
+	return n, nil
+}
+
+// TestSweepDuringWrite sweeps while a Write is blocked on its source, its
+// temporary file already on disk. The writing store keeps that file (and
+// removes a crashed writer's); another store over the same directory
+// cannot tell it from a crashed one, and the Write then fails with
+// ErrWriteInterrupted, storing nothing.
+func TestSweepDuringWrite(t *testing.T) {
+	head := strings.Repeat("a\n", 3<<20) // spoolTo writes the first MiBs, then waits
+	tail := "tail\n"
+	tests := []struct {
+		name    string
+		other   bool // sweep with another store over the directory
+		wantErr error
+	}{
+		{"same store", false, nil},
+		{"other store", true, ErrWriteInterrupted},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			dir := t.TempDir()
+			s, err := NewDiskStore(dir, &DiskOptions{SpillThreshold: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sweeper := s
+			if tt.other {
+				if sweeper, err = NewDiskStore(dir, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			stale := filepath.Join(dir, tempPrefix+"crashed")
+			if err := os.WriteFile(stale, []byte("junk"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			src := &blockingReader{head: []byte(head), tail: []byte(tail), blocked: make(chan struct{}), release: make(chan struct{})}
+			type result struct {
+				r   Reader
+				err error
+			}
+			done := make(chan result, 1)
+			go func() {
+				r, err := s.Write(ctx, "slow", src)
+				done <- result{r, err}
+			}()
+			<-src.blocked
+			// Everything is older than an hour from now: only the
+			// bookkeeping can keep the live temporary file.
+			if n, err := sweeper.Sweep(ctx, time.Now().Add(time.Hour)); n != 0 || err != nil {
+				t.Errorf("Sweep = %d, %v; want 0 artifacts", n, err)
+			}
+			if _, err := os.Stat(stale); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("stale temporary file not swept: %v", err)
+			}
+			close(src.release)
+			res := <-done
+			if !errors.Is(res.err, tt.wantErr) || (tt.wantErr != nil && res.r != nil) {
+				t.Fatalf("Write = %v, %v; want error %v", res.r, res.err, tt.wantErr)
+			}
+			if res.r != nil {
+				defer res.r.(io.Closer).Close()
+				if got, _ := New("slow", res.r).ReadAll(ctx); string(got) != head+tail {
+					t.Errorf("Write stored %d bytes, want %d", len(got), len(head+tail))
+				}
+			} else if _, err := s.Read(ctx, "slow"); !errors.Is(err, ErrNotFound) {
+				t.Errorf("interrupted Write stored something: Read = %v", err)
+			}
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				if strings.HasPrefix(e.Name(), tempPrefix) {
+					t.Errorf("temporary file left: %s", e.Name())
 				}
 			}
 		})
