@@ -432,6 +432,44 @@ func TestEstimateChunked(t *testing.T) {
 	}
 }
 
+// TestEstimateChunkBoundary: content of up to TokenChunkBytes is counted in
+// one call, as documented (its last '\n' must not cut it), and a chunk never
+// exceeds TokenChunkBytes.
+func TestEstimateChunkBoundary(t *testing.T) {
+	ctx := context.Background()
+	text := func(n int) string { return "\n" + strings.Repeat("b", n-1) } // a cut would fall after byte 0
+	tests := []struct {
+		size   int
+		chunks []int // the lengths counted, in order
+	}{
+		{TokenChunkBytes - 1, []int{TokenChunkBytes - 1}},
+		{TokenChunkBytes, []int{TokenChunkBytes}},
+		{TokenChunkBytes + 1, []int{1, TokenChunkBytes}},
+		{0, []int{0}},
+	}
+	for _, tt := range tests {
+		var chunks []int
+		s := ""
+		if tt.size > 0 {
+			s = text(tt.size)
+		}
+		n, err := estimateStream(ctx, newMemoryReader([]byte(s), indexShape{}),
+			func(s string) (int, error) { chunks = append(chunks, len(s)); return len(s), nil })
+		if err != nil || n != tt.size {
+			t.Errorf("size %d: count = %d, %v", tt.size, n, err)
+		}
+		if diff := cmp.Diff(tt.chunks, chunks); diff != "" {
+			t.Errorf("size %d: chunks (-want +got)\n%s", tt.size, diff)
+		}
+	}
+	// The same through EstimateTokens: exact at TokenChunkBytes.
+	s := text(TokenChunkBytes)
+	got, err := New("x", newMemoryReader([]byte(s), indexShape{})).EstimateTokens(ctx, forge.EncodingClaude)
+	if want, _ := forge.EstimateTokens(s, forge.EncodingClaude); got != want || err != nil {
+		t.Errorf("EstimateTokens of TokenChunkBytes bytes = %d, %v; want the exact %d", got, err, want)
+	}
+}
+
 // TestCatBounds pins Cat's clamping: the original's [start, end) with
 // end < start empty, and ToEnd (any negative end) for "through the last
 // line".

@@ -41,7 +41,11 @@ func estimateStream(ctx context.Context, r Reader, count func(string) (int, erro
 		return 0, err
 	}
 	defer rc.Close()
-	buf := make([]byte, TokenChunkBytes)
+	// One byte over TokenChunkBytes: io.ReadFull reports no EOF when it
+	// fills the buffer exactly, so only a full buffer proves the content
+	// longer than a chunk, and content of exactly TokenChunkBytes is
+	// counted whole.
+	buf := make([]byte, TokenChunkBytes+1)
 	carry := 0
 	total := 0
 	for {
@@ -51,17 +55,19 @@ func estimateStream(ctx context.Context, r Reader, count func(string) (int, erro
 		if rerr != nil && !eof {
 			return 0, rerr
 		}
-		cut := end
+		cut := end // at EOF, end <= TokenChunkBytes
 		if !eof {
-			// Cut after the last '\n'; with none, cut anywhere but inside
-			// a UTF-8 sequence.
-			if q := bytes.LastIndexByte(buf[:end], '\n'); q >= 0 {
+			// The buffer is full: cut the chunk within its first
+			// TokenChunkBytes, after the last '\n'; with none, anywhere
+			// but inside a UTF-8 sequence.
+			chunk := buf[:TokenChunkBytes]
+			if q := bytes.LastIndexByte(chunk, '\n'); q >= 0 {
 				cut = q + 1
 			} else {
-				cut = utf8Cut(buf[:end])
+				cut = utf8Cut(chunk)
 			}
-			if cut == 0 { // no safe cut: count the whole buffer
-				cut = end
+			if cut == 0 { // no safe cut: count the whole chunk
+				cut = TokenChunkBytes
 			}
 		}
 		if cut > 0 || eof {
