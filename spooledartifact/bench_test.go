@@ -180,3 +180,25 @@ func BenchmarkEstimateChunks(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGrepAnswerContext renders artifact_grep answers with context over
+// 64 MiB of log lines: capped at the default 64 KiB (the scan stops early)
+// and whole (every ERROR line and its context, read through the index).
+func BenchmarkGrepAnswerContext(b *testing.B) {
+	a := benchArtifact(b)
+	ctx := context.Background()
+	g := grepQuery{pattern: "ERROR", context: 2, lineNumbers: true}
+	for _, bc := range []struct {
+		name  string
+		limit int
+	}{{"capped", DefaultMaxAnswerBytes}, {"whole", -1}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := grepAnswer(ctx, a, g, bc.limit); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -45,7 +45,10 @@ type lineQuerier interface {
 // An answer of artifact_head, artifact_tail, artifact_cat or artifact_grep
 // holds at most DefaultMaxAnswerBytes (ForgeTools takes another cap in
 // ForgeOptions): the query stops reading there and the answer's last line
-// says so and which start argument continues it. Below the cap the output
+// says so and which start argument continues it. artifact_grep's start
+// selects matches, so when its cap falls in the context after a match, the
+// note first names the artifact_cat range with the rest of that context:
+// following the notes shows every line once and always ends. Below the cap the output
 // is the original's: lines joined with '\n', "(empty list)" for none.
 //
 // artifact_grep extends the original's schema with optional maxMatches,

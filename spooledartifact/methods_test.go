@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -87,6 +88,9 @@ func forgeOne(t *testing.T, s Store, text string, opts *ForgeOptions) *forge.Reg
 	return reg
 }
 
+// continueRe finds the start that continues a capped answer.
+var continueRe = regexp.MustCompile(` with start=(\d+) to continue\)$`)
+
 // splitNote splits a capped answer into its lines part and the start=K its
 // note names (-1: no continuation); note is "" when the answer is whole.
 func splitNote(t *testing.T, out string) (body, note string, next int) {
@@ -96,8 +100,8 @@ func splitNote(t *testing.T, out string) (body, note string, next int) {
 		return out, "", -1
 	}
 	body, note, next = out[:i], out[i+1:], -1
-	if j := strings.Index(note, "start="); j >= 0 {
-		k, err := strconv.Atoi(strings.TrimSuffix(note[j+len("start="):], " to continue)"))
+	if m := continueRe.FindStringSubmatch(note); m != nil {
+		k, err := strconv.Atoi(m[1])
 		if err != nil {
 			t.Fatalf("note %q: %v", note, err)
 		}
@@ -466,5 +470,201 @@ func TestEffectiveMethodsAndForgeToolsAgree(t *testing.T) {
 	wantForged = append(wantForged, "artifact_dup=second", "artifact_other=other")
 	if diff := cmp.Diff(wantForged, forged); diff != "" {
 		t.Errorf("ForgeTools (-want +got)\n%s", diff)
+	}
+}
+
+// shownLine is a line an answer showed: a grep match, or context (grep's,
+// or artifact_cat's, which shows no match: see grepContextNote).
+type shownLine struct {
+	Match bool
+	Text  string
+}
+
+var (
+	grepContinueRe = regexp.MustCompile(`use artifact_grep with start=(\d+) to continue\)$`)
+	grepCatRe      = regexp.MustCompile(`with artifact_cat with start=(\d+), end=(\d+)`)
+	catContinueRe  = regexp.MustCompile(`use artifact_cat with start=(\d+) to continue\)$`)
+	cutRe          = regexp.MustCompile(`line (\d+) is longer and was cut`)
+	grepLineRe     = regexp.MustCompile(`^(\d+)([:-])(.*)$`)
+)
+
+// followGrep calls artifact_grep with args (a JSON object missing its
+// start, lineNumbers on) and follows the notes as a model would: the
+// artifact_cat range a note names (through cat's own notes), then the grep
+// start. It returns the lines shown by number and the lines shown cut,
+// failing on a line shown twice or a grep start that does not advance.
+func followGrep(t *testing.T, reg *forge.Registry, args string) (map[int]shownLine, map[int]bool) {
+	t.Helper()
+	shown, cut := map[int]shownLine{}, map[int]bool{}
+	show := func(n int, l shownLine) {
+		if _, dup := shown[n]; dup {
+			t.Fatalf("line %d shown twice", n)
+		}
+		shown[n] = l
+	}
+	num := func(s string) int { n, _ := strconv.Atoi(s); return n }
+	calls := 0
+	for start := 0; start >= 0; {
+		if calls++; calls > 1000 {
+			t.Fatal("following the notes does not end")
+		}
+		out, err := call(t, reg, ToolGrep, fmt.Sprintf(`%s,"lineNumbers":true,"start":%d}`, strings.TrimSuffix(args, "}"), start))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, note, _ := splitNote(t, out)
+		if m := cutRe.FindStringSubmatch(note); m != nil {
+			cut[num(m[1])] = true
+		}
+		for _, l := range strings.Split(body, "\n") {
+			if l == "--" || l == "(empty list)" {
+				continue
+			}
+			m := grepLineRe.FindStringSubmatch(l)
+			if m == nil {
+				t.Fatalf("answer line %q", l)
+			}
+			show(num(m[1]), shownLine{m[2] == ":", m[3]})
+		}
+		if m := grepCatRe.FindStringSubmatch(note); m != nil {
+			for from, to := num(m[1]), num(m[2]); from < to; {
+				if calls++; calls > 1000 {
+					t.Fatal("following the cat notes does not end")
+				}
+				out, err := call(t, reg, ToolCat, fmt.Sprintf(`{"callId":"c","start":%d,"end":%d}`, from, to))
+				if err != nil {
+					t.Fatal(err)
+				}
+				body, note, _ := splitNote(t, out)
+				for i, l := range strings.Split(body, "\n") {
+					show(from+i, shownLine{Text: l})
+				}
+				if m := cutRe.FindStringSubmatch(note); m != nil {
+					cut[num(m[1])] = true
+				}
+				next := to
+				if m := catContinueRe.FindStringSubmatch(note); m != nil {
+					next = num(m[1])
+				}
+				if next <= from {
+					t.Fatalf("artifact_cat note %q does not advance from %d", note, from)
+				}
+				from = next
+			}
+		}
+		next := -1
+		if m := grepContinueRe.FindStringSubmatch(note); m != nil {
+			if next = num(m[1]); next <= start {
+				t.Fatalf("grep note %q does not advance from start=%d", note, start)
+			}
+		}
+		start = next
+	}
+	return shown, cut
+}
+
+// TestGrepContextContinue follows capped artifact_grep answers with
+// context: every line the uncapped answer shows is shown once, including
+// after-context the cap cut (which no grep start shows again: start selects
+// matches) and the context of a match group larger than the cap; and the
+// notes always lead to the end.
+func TestGrepContextContinue(t *testing.T) {
+	ctx := context.Background()
+	x := func(c string, n int) string { return strings.Repeat(c, n) }
+	var group, spread []string
+	for i := range 100 { // one group of 10 KiB: a match every 10 lines
+		if i%10 == 0 {
+			group = append(group, "MATCH "+strconv.Itoa(i))
+		} else {
+			group = append(group, x("g", 99))
+		}
+	}
+	for i := range 400 {
+		if i%7 == 0 {
+			spread = append(spread, "MATCH "+strconv.Itoa(i))
+		} else {
+			spread = append(spread, strconv.Itoa(i)+x("s", 60))
+		}
+	}
+	tests := []struct {
+		name    string
+		lines   []string
+		context int
+	}{
+		{"after-context cut", append([]string{"MATCH", x("a", 500), x("b", 500)}, strings.Split(x("f", 10), "")...), 2},
+		{"after-context cut at the end", []string{"MATCH", x("a", 500), x("b", 500)}, 2},
+		{"group larger than the cap", group, 8},
+		{"context larger than the cap", append([]string{"MATCH"}, strings.Split(strings.Repeat("\n"+x("c", 99), 40)[1:], "\n")...), 30},
+		{"long match cut", []string{"MATCH" + x("m", 2000), "a", "b", "c", "d", "MATCH", "e", "f"}, 2},
+		{"long match cut, next match in its context", []string{"MATCH" + x("m", 2000), "a", "MATCH", "b", "c"}, 3},
+		{"long context line", []string{"MATCH", x("l", 2000), "a", "b", "MATCH", "c"}, 2},
+		{"spread matches", spread, 3},
+	}
+	for name, s := range toolStores(t) {
+		for _, tt := range tests {
+			for _, limit := range []int{600, 1000} {
+				t.Run(fmt.Sprintf("%s/%s/%d", name, tt.name, limit), func(t *testing.T) {
+					text := strings.Join(tt.lines, "\n")
+					a := spoolText(t, s, "c", nil, text).(*Artifact)
+					res, err := a.Grep(ctx, "MATCH", &GrepOptions{Before: tt.context, After: tt.context})
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := map[int]shownLine{}
+					for _, l := range res.Lines {
+						want[l.Line] = shownLine{l.Match, l.Text}
+					}
+					reg := forgeOne(t, s, text, &ForgeOptions{MaxAnswerBytes: limit})
+					got, cut := followGrep(t, reg, fmt.Sprintf(`{"callId":"c","pattern":"MATCH","context":%d}`, tt.context))
+					for n := range cut {
+						if g, w := got[n], want[n]; strings.HasPrefix(w.Text, g.Text) {
+							got[n] = shownLine{g.Match, w.Text}
+						}
+					}
+					if diff := cmp.Diff(want, got); diff != "" {
+						t.Errorf("lines shown following the notes (-want +got)\n%s", diff)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestGrepContextNote pins the notes of answers the cap cut in a match's
+// after-context.
+func TestGrepContextNote(t *testing.T) {
+	a5, b5 := strings.Repeat("a", 500), strings.Repeat("b", 500)
+	tests := []struct {
+		name, text, args, wantNote string
+	}{
+		{"then grep", "MATCH\n" + a5 + "\n" + b5 + "\nf\nf", `"context":2`,
+			"(truncated: answer capped at 1000 bytes; read the rest of the context of the match at line 0 with artifact_cat with start=2, end=3, then use artifact_grep with start=3 to continue)"},
+		{"up to the next match's before-context", "MATCH\n" + a5 + "\n" + b5 + "\nf\nf\nf\nf\nMATCH", `"context":3`,
+			"(truncated: answer capped at 1000 bytes; read the rest of the context of the match at line 0 with artifact_cat with start=2, end=4, then use artifact_grep with start=4 to continue)"},
+		{"in the next match's before-context", "MATCH\n" + a5 + "\n" + b5 + "\nf\nMATCH", `"context":3`,
+			"(truncated: answer capped at 1000 bytes; use artifact_grep with start=2 to continue)"},
+		{"a match maxMatches left out in the context", "MATCH\n" + a5 + "\n" + b5 + "\nMATCH\nf", `"context":3,"maxMatches":1`,
+			"(truncated: answer capped at 1000 bytes; use artifact_grep with start=2 to continue)"},
+		{"the artifact ends", "MATCH\n" + a5 + "\n" + b5, `"context":2`,
+			"(truncated: answer capped at 1000 bytes; read the rest of the context of the match at line 0 with artifact_cat with start=2, end=3)"},
+		{"long match", "MATCH" + strings.Repeat("m", 2000) + "\nf\nf\nf", `"context":1`,
+			"(truncated: answer capped at 1000 bytes; line 0 is longer and was cut; read the rest of the context of the match at line 0 with artifact_cat with start=1, end=2, then use artifact_grep with start=2 to continue)"},
+		{"no context", "MATCH\nMATCH" + a5 + "\nMATCH" + b5 + "\nMATCH", `"context":0`,
+			"(truncated: answer capped at 1000 bytes; use artifact_grep with start=2 to continue)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := forgeOne(t, NewMemoryStore(), tt.text, &ForgeOptions{MaxAnswerBytes: 1000})
+			out, err := call(t, reg, ToolGrep, `{"callId":"c","pattern":"MATCH",`+tt.args+`}`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out) > 1000 {
+				t.Errorf("answer of %d bytes, over the cap", len(out))
+			}
+			if _, note, _ := splitNote(t, out); note != tt.wantNote {
+				t.Errorf("note %q\nwant %q", note, tt.wantNote)
+			}
+		})
 	}
 }

@@ -172,20 +172,28 @@ type grepQuery struct {
 // grepAnswer renders the lines of q matching g.pattern, as GrepResult.Format
 // does, streaming the matches (GrepFunc) and their context lines so that it
 // stops reading as soon as limit bytes (< 0: no cap) are reached; a capped
-// answer ends with a note naming the artifact_grep start that continues it.
+// answer ends with a note naming the artifact_grep start that continues it,
+// and, when the cap fell in the context after a match, the artifact_cat
+// range that shows the rest of that context first (see grepContextNote).
 // maxMatches and maxBytes work as in GrepOptions and keep their own note.
 func grepAnswer(ctx context.Context, q lineQuerier, g grepQuery, limit int) (string, error) {
 	count := q.Reader().LineCount()
 	reserve := max(capNoteRoom(limit, ToolGrep, count), len(grepCapsNote(count)))
+	if g.context > 0 {
+		reserve = max(reserve, grepContextNoteRoom(limit, count))
+	}
 	w := newAnswerWriter(limit, reserve)
 	var (
-		next     = g.start // first line neither written nor passed over
-		afterEnd = 0       // end of the last match's after-context
-		last     = -1      // last line written
-		matches  int
-		size     int
-		capped   bool // maxMatches or maxBytes stopped the scan
-		stop     = -1 // the answer cap stopped at this line
+		next      = g.start // first line neither written nor passed over
+		afterEnd  = 0       // end of the last match's after-context
+		lastMatch = -1      // last match written
+		pending   = -1      // a match found but not written, -1: none (yet)
+		seeking   bool      // the answer is full; the scan only looks for pending
+		last      = -1      // last line written
+		matches   int
+		size      int
+		capped    bool // maxMatches or maxBytes stopped the scan
+		stop      = -1 // the answer cap stopped at this line
 	)
 	write := func(n int, text []byte, clipped, match bool) bool {
 		sep := "\n"
@@ -224,6 +232,10 @@ func grepAnswer(ctx context.Context, q lineQuerier, g grepQuery, limit int) (str
 		if m < g.start {
 			return true
 		}
+		pending = m
+		if seeking {
+			return false
+		}
 		if (g.maxMatches > 0 && matches >= g.maxMatches) ||
 			(g.maxBytes > 0 && matches > 0 && size+len(text)+1 > g.maxBytes) {
 			capped = true
@@ -239,11 +251,18 @@ func grepAnswer(ctx context.Context, q lineQuerier, g grepQuery, limit int) (str
 			}
 		}
 		if !write(m, text, false, true) {
+			if w.cut && g.context > 0 {
+				// The answer's first line, a match, was cut: its
+				// after-context is still due, up to the next match.
+				pending, lastMatch, afterEnd, seeking = -1, m, m+1+g.context, true
+				return true
+			}
 			return false
 		}
+		pending = -1
 		matches++
 		size += len(text) + 1
-		next, afterEnd = m+1, m+1+g.context
+		lastMatch, next, afterEnd = m, m+1, m+1+g.context
 		return true
 	})
 	if err == nil {
@@ -257,11 +276,51 @@ func grepAnswer(ctx context.Context, q lineQuerier, g grepQuery, limit int) (str
 	}
 	switch {
 	case stop >= 0:
-		return w.String() + capNote(limit, ToolGrep, stop, count, w.cut), nil
+		resume := stop // the first line not shown
+		if w.cut {
+			resume++
+		}
+		// A grep from resume shows the lines from the first match at or
+		// after it, less its before-context: the after-context lines of
+		// lastMatch before those (no match among them) need artifact_cat.
+		catEnd := min(afterEnd, count)
+		if pending >= 0 {
+			catEnd = min(catEnd, pending-g.context)
+		}
+		if lastMatch < 0 || catEnd <= resume {
+			return w.String() + capNote(limit, ToolGrep, stop, count, w.cut), nil
+		}
+		return w.String() + grepContextNote(limit, stop, w.cut, lastMatch, resume, catEnd, catEnd < count), nil
 	case capped:
 		return w.String() + grepCapsNote(matches), nil
 	}
 	return w.String(), nil
+}
+
+// grepContextNote is the last line of an artifact_grep answer the cap
+// stopped at line k (cut: only its start is shown) inside the context after
+// the match at line match: start selects matches, so no grep shows the rest
+// of that context, lines [from, to); the note names the artifact_cat call
+// that does, then (more) the artifact_grep start that continues after it.
+// Following the notes shows every line once and always ends: each grep
+// start is past the previous one.
+func grepContextNote(limit, k int, cut bool, match, from, to int, more bool) string {
+	s := "\n(truncated: answer capped at " + strconv.Itoa(limit) + " bytes; "
+	if cut {
+		s += "line " + strconv.Itoa(k) + " is longer and was cut; "
+	}
+	s += "read the rest of the context of the match at line " + strconv.Itoa(match) +
+		" with " + ToolCat + " with start=" + strconv.Itoa(from) + ", end=" + strconv.Itoa(to)
+	if more {
+		s += ", then use " + ToolGrep + " with start=" + strconv.Itoa(to) + " to continue"
+	}
+	return s + ")"
+}
+
+// grepContextNoteRoom is the most bytes grepContextNote can take for lines
+// below count.
+func grepContextNoteRoom(limit, count int) int {
+	return len(grepContextNote(limit, count, true, count, count, count, true))
 }
 
 // grepCapsNote ends an answer that maxMatches or maxBytes cut.
