@@ -80,6 +80,7 @@ func TestConformance(t *testing.T) {
 		{"api", "artifact_json_filter", map[string]any{"path": "data.#(total>50)#"}},
 		{"api", "artifact_json_filter", map[string]any{"path": "data.#(total>500)#"}},
 		{"api", "artifact_json_slice", map[string]any{"start": 3.0, "end": 4.0}},
+		{"api", "artifact_json_slice", map[string]any{"end": 0.0}},
 		{"api", "artifact_json_pluck", map[string]any{"path": "data.#.items.#.sku"}},
 		{"api", "artifact_json_pluck", map[string]any{"path": "data.#.customer.email"}},
 		{"api", "artifact_json_pluck", map[string]any{"path": "data.#.items.#(price>10)#.title"}},
@@ -93,6 +94,7 @@ func TestConformance(t *testing.T) {
 		{"jsonl", "artifact_json_filter", map[string]any{"path": "extra.nested"}},
 		{"jsonl", "artifact_json_slice", map[string]any{"start": 1.0, "end": 3.0}},
 		{"jsonl", "artifact_json_slice", map[string]any{"start": 5.0}},
+		{"jsonl", "artifact_json_slice", map[string]any{"end": 0.0}},
 		{"jsonl", "artifact_json_pluck", map[string]any{"path": "roles.#"}},
 		{"jsonl", "artifact_json_pluck", map[string]any{"path": "roles"}},
 		{"jsonl", "artifact_json_pluck", map[string]any{"path": "$"}},
@@ -384,6 +386,52 @@ func TestIterators(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("yielded %d times, want the error once", n)
+	}
+}
+
+// TestSliceRange: json/json5 yield the root whatever the range (end=0
+// included), JSON Lines the records in [start, end), a negative end meaning
+// to the last record.
+func TestSliceRange(t *testing.T) {
+	ctx := context.Background()
+	docs := map[string]string{
+		"json":  `{"a":1}`,
+		"json5": `{a: 1,}`,
+		"jsonl": "1\n2\n\n3\n4\n",
+	}
+	tests := []struct {
+		doc        string
+		start, end int
+		want       []string
+	}{
+		{"json", 0, 0, []string{`{"a":1}`}},
+		{"json", 0, -1, []string{`{"a":1}`}},
+		{"json", 3, -5, []string{`{"a":1}`}},
+		{"json", 5, 9, []string{`{"a":1}`}},
+		{"json", -2, 0, []string{`{"a":1}`}},
+		{"json5", 0, 0, []string{`{"a":1}`}},
+		{"json5", 2, 1, []string{`{"a":1}`}},
+		{"jsonl", 0, 0, nil},
+		{"jsonl", 2, 2, nil},
+		{"jsonl", 3, 1, nil},
+		{"jsonl", 0, -1, []string{"1", "2", "3", "4"}},
+		{"jsonl", 1, -5, []string{"2", "3", "4"}},
+		{"jsonl", -3, 2, []string{"1", "2"}},
+		{"jsonl", 2, 100, []string{"3", "4"}},
+		{"jsonl", 9, 100, nil},
+	}
+	for _, tt := range tests {
+		a := jsonartifact.New("id", newMem(docs[tt.doc]), jsonartifact.Kind{})
+		var got []string
+		for r, err := range a.Slice(ctx, tt.start, tt.end) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, string(r.Value))
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s Slice(%d, %d) (-want +got):\n%s", tt.doc, tt.start, tt.end, diff)
+		}
 	}
 }
 

@@ -230,17 +230,17 @@ func (a *Artifact) Filter(ctx context.Context, path string) iter.Seq2[Record, er
 // last record. For json/json5 it yields the root whatever the range, like
 // the reference.
 func (a *Artifact) Slice(ctx context.Context, start, end int) iter.Seq2[Record, error] {
-	start = max(start, 0)
-	single := false
 	if f, _, err := a.load(ctx); err == nil && !f.lines() {
-		single = true
+		// No stop either: end=0 would end the scan before the root.
+		return a.records(ctx, func(int, []byte) bool { return true }, -1)
 	}
-	keep := func(i int, _ []byte) bool { return single || (i >= start && (end < 0 || i < end)) }
+	start = max(start, 0)
+	keep := func(i int, _ []byte) bool { return i >= start && (end < 0 || i < end) }
 	return a.records(ctx, keep, end)
 }
 
-// records yields copies of the records keep accepts; stop > 0 ends the scan
-// at that record index.
+// records yields copies of the records keep accepts; stop >= 0 ends the
+// scan at that record index (stop=0 yields nothing), stop < 0 never.
 func (a *Artifact) records(ctx context.Context, keep func(int, []byte) bool, stop int) iter.Seq2[Record, error] {
 	return func(yield func(Record, error) bool) {
 		err := a.each(ctx, func(i, line int, v []byte) (bool, error) {
