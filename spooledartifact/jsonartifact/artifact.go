@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/tidwall/gjson"
 	"github.com/titanous/json5"
@@ -110,22 +111,34 @@ func (a *Artifact) detect(ctx context.Context) (Format, []byte, error) {
 // is JSON Lines with no records), else JSON5, else ErrUnsupportedFormat. It
 // returns the compact JSON root for json and json5. A single-line JSON Lines
 // input is json.
+//
+// Input nested more than MaxDepth deep is ErrTooDeep, whatever its format.
 func Detect(data []byte) (Format, []byte, error) {
 	trimmed := bytes.TrimSpace(data)
+	// Bounds every parse below: a JSON Lines record is within it too.
+	if err := checkDepth(trimmed, -1); err != nil {
+		return "", nil, err
+	}
 	if gjson.ValidBytes(trimmed) {
 		return FormatJSON, compact(trimmed), nil
 	}
-	if allLinesValid(trimmed) {
+	// Line numbers count the lines TrimSpace dropped.
+	first := bytes.Count(data[:len(data)-len(bytes.TrimLeftFunc(data, unicode.IsSpace))], []byte{'\n'})
+	if ok, err := allLinesValid(trimmed, first); err != nil {
+		return "", nil, err
+	} else if ok {
 		return FormatJSONL, nil, nil
 	}
-	if root, err := parseDocument(trimmed, FormatJSON5); err == nil {
+	if root, err := json5ToJSON(trimmed); err == nil {
 		return FormatJSON5, root, nil
 	}
 	return "", nil, ErrUnsupportedFormat.With(nil, "jsonartifact: content is not json, json lines or json5")
 }
 
-func allLinesValid(data []byte) bool {
-	for len(data) > 0 {
+// allLinesValid reports whether every non-empty line of data is JSON; the
+// first is line number first.
+func allLinesValid(data []byte, first int) (bool, error) {
+	for n := first; len(data) > 0; n++ {
 		line := data
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			line, data = data[:i], data[i+1:]
@@ -133,11 +146,14 @@ func allLinesValid(data []byte) bool {
 			data = nil
 		}
 		line = bytes.TrimSpace(line)
-		if len(line) > 0 && !gjson.ValidBytes(line) {
-			return false
+		if len(line) == 0 {
+			continue
+		}
+		if ok, err := validLine(line, n); err != nil || !ok {
+			return false, err
 		}
 	}
-	return true
+	return true, nil
 }
 
 // parseDocument validates one json or json5 document and returns it as
@@ -145,6 +161,9 @@ func allLinesValid(data []byte) bool {
 // json5ToJSON); numbers keep their exact text.
 func parseDocument(data []byte, f Format) ([]byte, error) {
 	data = bytes.TrimSpace(data)
+	if err := checkDepth(data, -1); err != nil {
+		return nil, err
+	}
 	if f == FormatJSON {
 		if !gjson.ValidBytes(data) {
 			return nil, ErrUnsupportedFormat.With(nil, "jsonartifact: content is not valid json")
@@ -244,7 +263,9 @@ func (a *Artifact) sampleLines(ctx context.Context) error {
 	defer rc.Close()
 	seen := 0
 	err = eachLine(ctx, rc, a.kind.maxRecordBytes(), func(line []byte, n int) (bool, error) {
-		if !gjson.ValidBytes(line) {
+		if ok, err := validLine(line, n); err != nil {
+			return false, err
+		} else if !ok {
 			return false, ErrTooLarge.With(nil, "jsonartifact: content is above the %d-byte single-document limit (Kind.MaxDocumentBytes) and is not json lines (line %d is not json)", a.kind.maxDocumentBytes(), n)
 		}
 		seen += len(line)

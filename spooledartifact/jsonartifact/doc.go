@@ -22,7 +22,10 @@
 // have no size limit: every query streams the reader line by line, holding
 // one 256 KiB buffer and one record (at most Kind.MaxRecordBytes), and
 // validates each record with gjson.Valid (a bad line is ErrInvalidRecord
-// with its line number). JSON5 objects keep their members in document order
+// with its line number). A document or record nested more than MaxDepth
+// (1000) arrays and objects deep is refused with ErrTooDeep before any
+// parser reads it: they recurse per level, and a Go stack overflow is
+// fatal. JSON5 objects keep their members in document order
 // (a repeated key keeps its first position and last value, as JSON.parse
 // does); NaN and Infinity become strings.
 //
@@ -37,7 +40,8 @@
 // ("..name") outside gjson queries are refused with ErrInvalidPath (the
 // tools: forge.ErrInvalidToolArgs) whose message gives the gjson spelling,
 // rather than silently matching nothing; gjson multipaths ("[a,b]") stay
-// valid.
+// valid. Paths over 4 KiB and the @fromstr modifier (which would parse a
+// string's content as JSON past the MaxDepth check) are ErrInvalidPath too.
 //
 // # Forged tools
 //

@@ -9,6 +9,7 @@ const (
 	CodeTooLarge          forge.Code = "E_JSON_ARTIFACT_TOO_LARGE"
 	CodeInvalidRecord     forge.Code = "E_JSON_ARTIFACT_INVALID_RECORD"
 	CodeInvalidPath       forge.Code = "E_JSON_ARTIFACT_INVALID_PATH"
+	CodeTooDeep           forge.Code = "E_JSON_ARTIFACT_TOO_DEEP"
 )
 
 // Sentinels for errors.Is.
@@ -28,4 +29,8 @@ var (
 	// literal keys matching nothing; the message gives the gjson spelling.
 	// The forged tools report it as forge.ErrInvalidToolArgs.
 	ErrInvalidPath = &forge.Error{Code: CodeInvalidPath, Status: 422}
+	// ErrTooDeep: a json/json5 document or a JSON Lines record nests arrays
+	// and objects more than MaxDepth deep; the parsers recurse per level, so
+	// it is refused before any parses it.
+	ErrTooDeep = &forge.Error{Code: CodeTooDeep, Status: 422}
 )

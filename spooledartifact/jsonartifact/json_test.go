@@ -2,9 +2,11 @@ package jsonartifact_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"iter"
 	"os"
 	"strings"
 	"testing"
@@ -431,6 +433,109 @@ func TestSliceRange(t *testing.T) {
 		}
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("%s Slice(%d, %d) (-want +got):\n%s", tt.doc, tt.start, tt.end, diff)
+		}
+	}
+}
+
+// TestTooDeep: input nested deeper than MaxDepth is ErrTooDeep before any
+// parser recursing per level reads it (Go cannot recover from a stack
+// overflow: 8 Mi levels killed the test binary), in every format and on
+// every path; input at MaxDepth is queried as usual.
+func TestTooDeep(t *testing.T) {
+	ctx := context.Background()
+	nest := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	obj := func(n int) string { return strings.Repeat("{a:", n) + "1" + strings.Repeat("}", n) }
+	crash := nest(8 << 20) // 16 MiB, within MaxDocumentBytes
+	deepLine := "{\"a\":1}\n" + nest(jsonartifact.MaxDepth+1) + "\n"
+	tests := []struct {
+		name string
+		kind jsonartifact.Kind
+		text string
+		what string // the input the message names
+	}{
+		{"inferred", jsonartifact.Kind{}, crash, "document"},
+		{"json", jsonartifact.Kind{Format: jsonartifact.FormatJSON}, crash, "document"},
+		{"json5", jsonartifact.Kind{Format: jsonartifact.FormatJSON5}, obj(jsonartifact.MaxDepth + 1), "document"},
+		{"inferred json5", jsonartifact.Kind{}, "// deep\n" + obj(jsonartifact.MaxDepth+1), "document"},
+		{"jsonl record", jsonartifact.Kind{Format: jsonartifact.FormatJSONL}, deepLine, "line 1"},
+		{"inferred jsonl", jsonartifact.Kind{}, deepLine, "document"},
+		{"jsonl above MaxDocumentBytes", jsonartifact.Kind{MaxDocumentBytes: 100}, deepLine, "line 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := jsonartifact.New("id", newMem(tt.text), tt.kind)
+			var err error
+			for _, e := range a.Records(ctx) {
+				if e != nil {
+					err = e
+				}
+			}
+			if !errors.Is(err, jsonartifact.ErrTooDeep) || !strings.Contains(err.Error(), tt.what+" nests") {
+				t.Fatalf("Records: %v, want ErrTooDeep naming the %s", err, tt.what)
+			}
+			for _, m := range tt.kind.Methods() {
+				if _, err := m.Call(ctx, a, map[string]any{"path": "a"}); m.Tool != "artifact_json_type" && !errors.Is(err, jsonartifact.ErrTooDeep) {
+					t.Errorf("%s: %v, want ErrTooDeep", m.Tool, err)
+				}
+			}
+		})
+	}
+	if _, _, err := jsonartifact.Detect([]byte(crash)); !errors.Is(err, jsonartifact.ErrTooDeep) {
+		t.Errorf("Detect: %v, want ErrTooDeep", err)
+	}
+
+	// At MaxDepth every query works, modifiers that recurse included.
+	for _, doc := range []string{nest(jsonartifact.MaxDepth), `{"a":` + nest(jsonartifact.MaxDepth-1) + `}`} {
+		k := jsonartifact.Kind{}
+		a := jsonartifact.New("id", newMem(doc), k)
+		if f, err := a.Format(ctx); f != jsonartifact.FormatJSON || err != nil {
+			t.Fatalf("Format at MaxDepth = %q, %v", f, err)
+		}
+		if _, _, err := a.Keys(ctx); err != nil {
+			t.Errorf("Keys at MaxDepth: %v", err)
+		}
+		for _, path := range []string{"a", "0.0.0", "@flatten:{\"deep\":true}", "@reverse", "a.#", "#(0)", "@valid", "@ugly", "@dig:a", "@pretty"} {
+			for _, m := range k.Methods() {
+				if _, err := m.Call(ctx, a, map[string]any{"path": path}); err != nil {
+					t.Errorf("%s(%q) at MaxDepth: %v", m.Tool, path, err)
+				}
+			}
+			for name, seq := range map[string]func(context.Context, string) iter.Seq2[json.RawMessage, error]{"Get": a.Get, "Pluck": a.Pluck} {
+				for _, err := range seq(ctx, path) {
+					if err != nil {
+						t.Errorf("%s(%q) at MaxDepth: %v", name, path, err)
+					}
+				}
+			}
+			for _, err := range a.Filter(ctx, path) {
+				if err != nil {
+					t.Errorf("Filter(%q) at MaxDepth: %v", path, err)
+				}
+			}
+		}
+	}
+}
+
+// TestFromStrRefused: @fromstr hands a string's content to gjson as JSON,
+// which the depth check never saw: `a|@fromstr|@valid` on a string of 8 Mi
+// '[' killed the process. Such paths, and paths longer than the limit, are
+// refused like JSONPath.
+func TestFromStrRefused(t *testing.T) {
+	ctx := context.Background()
+	n := 8 << 20
+	doc := `{"a":"` + strings.Repeat("[", n) + strings.Repeat("]", n) + `"}`
+	k := jsonartifact.Kind{}
+	a := wrap(t, k, newMem(doc))
+	for _, path := range []string{"a|@fromstr|@valid", "a.@fromstr.0", "[a|@fromstr|@pretty]", "a" + strings.Repeat(".a", 4<<10)} {
+		for _, tool := range []string{"artifact_json_get", "artifact_json_filter", "artifact_json_pluck"} {
+			if got, err := callTool(t, k, a, tool, map[string]any{"path": path}); !errors.Is(err, forge.ErrInvalidToolArgs) {
+				t.Errorf("%s(%.40q) = %.40q, %v; want ErrInvalidToolArgs", tool, path, got, err)
+			}
+		}
+		for _, err := range a.(*jsonartifact.Artifact).Get(ctx, path) {
+			if !errors.Is(err, jsonartifact.ErrInvalidPath) {
+				t.Errorf("Get(%.40q): err = %v, want ErrInvalidPath", path, err)
+			}
 		}
 	}
 }

@@ -167,3 +167,26 @@ func BenchmarkJSONLFilter(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDetect infers the format of a 16 MiB JSON document (an array of
+// generated records): the depth check, validation and compaction a json
+// artifact's first query costs.
+func BenchmarkDetect(b *testing.B) {
+	g := newGen(1 << 17)
+	var doc []byte
+	doc = append(doc, '[')
+	for i := range g.n {
+		if i > 0 {
+			doc = append(doc, ',')
+		}
+		doc = append(doc, g.record(i)...)
+	}
+	doc = append(doc, ']')
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if f, _, err := jsonartifact.Detect(doc); f != jsonartifact.FormatJSON || err != nil {
+			b.Fatal(f, err)
+		}
+	}
+}

@@ -9,12 +9,28 @@ import (
 // gjson reads as literal keys that match nothing. checkPath refuses such a
 // path with the gjson spelling instead of answering an empty result.
 
-// checkPath returns ErrInvalidPath when p uses JSONPath brackets or
+// maxPathBytes bounds a path: gjson reads nested queries and literals
+// (!{...}) of a path recursively, a level per byte at most.
+const maxPathBytes = 4 << 10
+
+// checkPath returns ErrInvalidPath for a path longer than maxPathBytes, or
+// one using the @fromstr modifier: it hands a string's content, never
+// checked by checkDepth, to gjson as JSON, which may recurse past any stack
+// (`a|@fromstr|@valid` on a string of 8 Mi '[' killed the process).
+//
+// It also returns ErrInvalidPath when p uses JSONPath brackets or
 // recursive descent outside a gjson query or string, with the gjson
 // equivalent in the message. gjson's own brackets, multipaths such as
 // "[name,age]" (a component starting with '[' that lists paths with
 // commas), are allowed, as are escaped characters ("a\[b").
 func checkPath(p string) error {
+	switch {
+	case len(p) > maxPathBytes:
+		return ErrInvalidPath.With(nil, "jsonartifact: path is %d bytes, above the %d-byte limit", len(p), maxPathBytes)
+	case strings.Contains(p, "@fromstr"):
+		return ErrInvalidPath.With(nil, "jsonartifact: path %q uses the @fromstr modifier, which is not supported: "+
+			"it parses a string's content as JSON, unchecked; query the string as a value instead", p)
+	}
 	recursive, bracket := jsonPathSyntax(p)
 	switch {
 	case recursive:

@@ -126,7 +126,9 @@ func (a *Artifact) each(ctx context.Context, fn func(index, line int, value []by
 	defer rc.Close()
 	index := 0
 	return eachLine(ctx, rc, a.kind.maxRecordBytes(), func(line []byte, n int) (bool, error) {
-		if !gjson.ValidBytes(line) {
+		if ok, err := validLine(line, n); err != nil {
+			return false, err
+		} else if !ok {
 			return false, ErrInvalidRecord.With(nil, "jsonartifact: line %d is not valid json", n)
 		}
 		more, err := fn(index, n, line)
