@@ -185,6 +185,9 @@ func (a *Artifact) source(ctx context.Context, start, end int) (src []byte, firs
 		if buf.Len()+len(line) > limit {
 			return ErrTooLarge.With(nil, "mdartifact: lines %d-%d exceed %d bytes (Kind.MaxParseBytes); ask for a narrower startLine/endLine", start, end, limit)
 		}
+		if maxNesting(line) > MaxNesting {
+			return ErrTooDeep.With(nil, "mdartifact: line %d is nested in more than %d block quotes and list items (MaxNesting); ask for a startLine/endLine range without it, or read it with artifact_cat", i, MaxNesting)
+		}
 		buf.Write(line)
 		return nil
 	})

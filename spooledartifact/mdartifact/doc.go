@@ -27,7 +27,9 @@
 // Links, Images, Text and AST parse only the requested lines [start, end]
 // with goldmark (CommonMark + GFM: tables, strikethrough, task lists,
 // autolinks), at most Kind.MaxParseBytes (8 MiB) at a time (ErrTooLarge
-// past it). Front matter lines are blanked before parsing; AST returns the
+// past it); a line nested in more than MaxNesting (1000) block quotes and
+// list items is ErrTooDeep, as goldmark's time grows with the square of
+// that nesting. Front matter lines are blanked before parsing; AST returns the
 // front matter as a yaml node when the range covers it. The tree is an
 // MDAST-like Node (see its doc) with block positions in document lines.
 // FrontMatter parses YAML with go.yaml.in/yaml/v3 and renders JSON in

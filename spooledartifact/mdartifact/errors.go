@@ -7,6 +7,7 @@ import "github.com/ebbforge/adk/forge"
 const (
 	CodeTooLarge           forge.Code = "E_MD_ARTIFACT_TOO_LARGE"
 	CodeInvalidFrontMatter forge.Code = "E_MD_ARTIFACT_INVALID_FRONT_MATTER"
+	CodeTooDeep            forge.Code = "E_MD_ARTIFACT_TOO_DEEP"
 )
 
 // Sentinels for errors.Is.
@@ -16,4 +17,7 @@ var (
 	// ErrInvalidFrontMatter: the front matter is not valid YAML (or expands
 	// beyond the alias budget).
 	ErrInvalidFrontMatter = &forge.Error{Code: CodeInvalidFrontMatter, Status: 422}
+	// ErrTooDeep: a line of a range to parse is nested in more than
+	// MaxNesting block quotes and list items.
+	ErrTooDeep = &forge.Error{Code: CodeTooDeep, Status: 422}
 )

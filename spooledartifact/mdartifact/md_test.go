@@ -326,3 +326,75 @@ func jsonOf(p *int) string {
 	}
 	return strconv.Itoa(*p)
 }
+
+// TestTooDeep: goldmark's time grows with the square of a line's nesting
+// (4 MiB of '>' ran past 5 minutes), so a line of the parsed range nested
+// deeper than MaxNesting is ErrTooDeep before parsing; the lines around it
+// still parse, and nesting up to the limit parses as before.
+func TestTooDeep(t *testing.T) {
+	ctx := context.Background()
+	deep := strings.Repeat(">", 4<<20) + " deep"
+	k := mdartifact.Kind{}
+	a := mdartifact.New("id", newMem(t, "# Title\nbefore\n\n"+deep+"\n\nafter\n"), k)
+	for name, query := range map[string]func() error{
+		"Text":   func() error { _, err := a.Text(ctx, 0, -1); return err },
+		"AST":    func() error { _, err := a.AST(ctx, 3, 3); return err },
+		"Links":  func() error { _, err := a.Links(ctx, 2, 4); return err },
+		"Images": func() error { _, err := a.Images(ctx, 0, -1); return err },
+		"artifact_md_text": func() error {
+			_, err := callTool(t, k, a, "artifact_md_text", map[string]any{"startLine": 0.0})
+			return err
+		},
+	} {
+		if err := query(); !errors.Is(err, mdartifact.ErrTooDeep) || !strings.Contains(err.Error(), "line 3 ") {
+			t.Errorf("%s: %v, want ErrTooDeep naming line 3", name, err)
+		}
+	}
+	for _, r := range [][2]int{{0, 2}, {4, -1}} {
+		if _, err := a.Text(ctx, r[0], r[1]); err != nil {
+			t.Errorf("Text(%d, %d) around the deep line: %v", r[0], r[1], err)
+		}
+	}
+	if hs, err := a.Headings(ctx, 0); err != nil || len(hs) != 1 {
+		t.Errorf("Headings = %v, %v; the index needs no parse", hs, err)
+	}
+
+	tests := []struct {
+		name string
+		line string
+		deep bool
+	}{
+		{"quotes at the limit", strings.Repeat(">", mdartifact.MaxNesting) + " x", false},
+		{"quotes over the limit", strings.Repeat(">", mdartifact.MaxNesting+1) + " x", true},
+		{"lists at the limit", strings.Repeat("- ", mdartifact.MaxNesting) + "x", false},
+		{"lists over the limit", strings.Repeat("- ", mdartifact.MaxNesting+1) + "x", true},
+		{"after a bare CR", "x\r" + strings.Repeat("> ", mdartifact.MaxNesting+1) + "x", true},
+		{"markers not leading", "x " + strings.Repeat("> ", 2*mdartifact.MaxNesting), false},
+	}
+	for _, tt := range tests {
+		a := mdartifact.New("id", newMem(t, tt.line), k)
+		got, err := a.Text(ctx, 0, -1)
+		if errors.Is(err, mdartifact.ErrTooDeep) != tt.deep || (err != nil && !tt.deep) {
+			t.Errorf("%s: Text = %.20q, %v; want too deep %v", tt.name, got, err, tt.deep)
+		}
+	}
+}
+
+// BenchmarkText parses 1 MiB of README Markdown for Text: goldmark, the
+// tree conversion and the nesting pre-scan of every line.
+func BenchmarkText(b *testing.B) {
+	raw, err := os.ReadFile("testdata/readme.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc := strings.Repeat(string(raw)+"\n\n", (1<<20)/len(raw))
+	a := mdartifact.New("id", newMem(b, doc), mdartifact.Kind{})
+	ctx := context.Background()
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := a.Text(ctx, 0, -1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
