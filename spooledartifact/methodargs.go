@@ -110,23 +110,31 @@ func StringArg(args map[string]any, name string) (s string, ok bool, err error) 
 // whole answer stays within limit bytes (unless limit is smaller than the
 // note). hint tells the model how to ask for less; "" leaves it out.
 func CapAnswer(s string, limit int, hint string) string {
-	if len(s) <= limit {
-		return s
+	return CapAnswerOf(s, len(s), limit, hint)
+}
+
+// CapAnswerOf is CapAnswer for an answer rendered only up to the cap (see
+// IndentJSON): head is its start, all of it when total <= limit and at
+// least its first limit bytes otherwise, and total is its whole length,
+// which the note reports.
+func CapAnswerOf(head string, total, limit int, hint string) string {
+	if total <= limit {
+		return head
 	}
-	note := fmt.Sprintf("\n(truncated: answer capped at %d of %d bytes", limit, len(s))
+	note := fmt.Sprintf("\n(truncated: answer capped at %d of %d bytes", limit, total)
 	if hint != "" {
 		note += "; " + hint
 	}
 	note += ")"
-	budget := min(max(limit-len(note), 0), len(s))
-	cut := strings.LastIndexByte(s[:budget], '\n')
+	budget := min(max(limit-len(note), 0), len(head))
+	cut := strings.LastIndexByte(head[:budget], '\n')
 	if cut < 0 {
 		cut = budget
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
+		for cut > 0 && cut < len(head) && !utf8.RuneStart(head[cut]) {
 			cut--
 		}
 	}
-	return s[:cut] + note
+	return head[:cut] + note
 }
 
 // KindCall adapts a query on the concrete artifact type A of a kind to

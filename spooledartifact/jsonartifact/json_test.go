@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"iter"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -512,6 +513,43 @@ func TestTooDeep(t *testing.T) {
 					t.Errorf("Filter(%q) at MaxDepth: %v", path, err)
 				}
 			}
+		}
+	}
+}
+
+// allocatedBy returns the bytes fn allocates (runtime TotalAlloc).
+func allocatedBy(fn func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	fn()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestDeepAnswersBounded: indented, 1 MiB of arrays nested 999 deep is
+// gigabytes (7 GB were allocated per answer); an answer is indented only up
+// to its cap, with the same note as before.
+func TestDeepAnswersBounded(t *testing.T) {
+	region := strings.Repeat("[", 999) + strings.Repeat("]", 999)
+	doc := "[" + strings.Repeat(region+",", 512) + "1]"
+	k := jsonartifact.Kind{}
+	a := wrap(t, k, newMem(doc))
+	if _, err := callTool(t, k, a, "artifact_json_type", nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ tool, note string }{
+		{"artifact_json_get", "\n(truncated: answer capped at 65536 of "},
+		{"artifact_json_slice", "\n(truncated: 0 values shown; the next is "},
+	} {
+		var out string
+		var err error
+		alloc := allocatedBy(func() { out, err = callTool(t, k, a, c.tool, map[string]any{"path": "@this"}) })
+		if err != nil || len(out) > jsonartifact.DefaultMaxAnswerBytes || !strings.Contains(out, c.note) {
+			t.Errorf("%s: %d bytes, %v: %.200q", c.tool, len(out), err, out)
+		}
+		if alloc > 64<<20 {
+			t.Errorf("%s allocated %d MiB over a 1 MiB document", c.tool, alloc>>20)
 		}
 	}
 }

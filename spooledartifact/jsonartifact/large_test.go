@@ -190,3 +190,21 @@ func BenchmarkDetect(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSliceAnswer renders artifact_json_slice over JSON Lines records:
+// indenting each into the answer until the 64 KiB cap.
+func BenchmarkSliceAnswer(b *testing.B) {
+	k := jsonartifact.Kind{}
+	a := jsonartifact.New("bench", newGen(4096), k)
+	call := k.Methods()[5] // artifact_json_slice
+	if call.Tool != "artifact_json_slice" {
+		b.Fatal(call.Tool)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := call.Call(ctx, a, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

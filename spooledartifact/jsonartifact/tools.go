@@ -123,9 +123,13 @@ func callGet(ctx context.Context, a *Artifact, args map[string]any) (string, err
 		return "", err
 	}
 	if !f.lines() {
-		out := "(undefined)"
-		err := a.matches(ctx, path, false, func(raw string) bool { out = indent(raw, ""); return false })
-		return spooledartifact.CapAnswer(out, a.kind.maxAnswerBytes(), capHint), err
+		out, total, limit := "(undefined)", len("(undefined)"), a.kind.maxAnswerBytes()
+		err := a.matches(ctx, path, false, func(raw string) bool {
+			head, n := spooledartifact.IndentJSON(nil, []byte(raw), "", limit)
+			out, total = string(head), n
+			return false
+		})
+		return spooledartifact.CapAnswerOf(out, total, limit, capHint), err
 	}
 	l := a.newList()
 	err = a.matches(ctx, path, false, l.add)
@@ -176,9 +180,12 @@ func (a *Artifact) renderRecords(seq func(func(Record, error) bool)) (string, er
 }
 
 // list renders a JSON array indented two spaces, capped at maxItems values
-// and maxBytes of text; past a cap it stops and notes the truncation.
+// and maxBytes of text; past a cap it stops and notes the truncation. An
+// item is indented only as far as the answer has room (see
+// spooledartifact.IndentJSON).
 type list struct {
 	buf                bytes.Buffer
+	item               []byte // scratch for the item being added
 	n                  int
 	maxItems, maxBytes int
 	note               string
@@ -193,9 +200,10 @@ func (l *list) add(raw string) bool {
 		l.note = fmt.Sprintf("(truncated: first %d values shown; more exist. Narrow the path or page with artifact_json_slice)", l.n)
 		return false
 	}
-	item := indent(raw, "  ")
-	if l.buf.Len()+len(item)+8 > l.maxBytes {
-		l.note = fmt.Sprintf("(truncated: %d values shown; the next is %d bytes and the answer is capped at %d bytes. Narrow the path or page with artifact_json_slice)", l.n, len(item), l.maxBytes)
+	var size int
+	l.item, size = spooledartifact.IndentJSON(l.item[:0], []byte(raw), "  ", l.maxBytes-l.buf.Len()-8)
+	if l.buf.Len()+size+8 > l.maxBytes {
+		l.note = fmt.Sprintf("(truncated: %d values shown; the next is %d bytes and the answer is capped at %d bytes. Narrow the path or page with artifact_json_slice)", l.n, size, l.maxBytes)
 		return false
 	}
 	if l.n == 0 {
@@ -203,7 +211,7 @@ func (l *list) add(raw string) bool {
 	} else {
 		l.buf.WriteString(",\n  ")
 	}
-	l.buf.WriteString(item)
+	l.buf.Write(l.item)
 	l.n++
 	return true
 }
@@ -217,16 +225,6 @@ func (l *list) String() string {
 		out += "\n" + l.note
 	}
 	return out
-}
-
-// indent renders raw JSON indented two spaces, each line after the first
-// prefixed by prefix.
-func indent(raw, prefix string) string {
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, []byte(raw), prefix, "  "); err != nil {
-		return raw
-	}
-	return buf.String()
 }
 
 func pathArg(args map[string]any) (string, error) {

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -380,6 +381,30 @@ func TestTooDeep(t *testing.T) {
 	}
 }
 
+// TestDeepASTBounded: the syntax tree of 256 KiB of block quotes nested 999
+// deep, indented, is gigabytes (15 GB were allocated per answer); it is
+// indented only up to the answer's cap.
+func TestDeepASTBounded(t *testing.T) {
+	block := strings.Repeat("> ", 999) + "x\n\n"
+	k := mdartifact.Kind{}
+	a := mdartifact.New("id", newMem(t, strings.Repeat(block, (256<<10)/len(block))), k)
+	if _, err := a.Index(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	out, err := callTool(t, k, a, "artifact_md_ast", nil)
+	runtime.ReadMemStats(&after)
+	if err != nil || len(out) > mdartifact.DefaultMaxAnswerBytes || !strings.Contains(out, "\n(truncated: answer capped at 65536 of ") {
+		t.Errorf("artifact_md_ast: %d bytes, %v: %.200q", len(out), err, out)
+	}
+	// The trees (goldmark's and the answer's) cost about 100 MiB.
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 512<<20 {
+		t.Errorf("artifact_md_ast allocated %d MiB over 256 KiB", alloc>>20)
+	}
+}
+
 // BenchmarkText parses 1 MiB of README Markdown for Text: goldmark, the
 // tree conversion and the nesting pre-scan of every line.
 func BenchmarkText(b *testing.B) {
@@ -394,6 +419,30 @@ func BenchmarkText(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := a.Text(ctx, 0, -1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkASTAnswer renders artifact_md_ast over the README: parse, tree
+// and the indented JSON answer.
+func BenchmarkASTAnswer(b *testing.B) {
+	raw, err := os.ReadFile("testdata/readme.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	k := mdartifact.Kind{}
+	a := mdartifact.New("id", newMem(b, string(raw)), k)
+	var ast spooledartifact.Method
+	for _, m := range k.Methods() {
+		if m.Tool == "artifact_md_ast" {
+			ast = m
+		}
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ast.Call(ctx, a, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,9 +1,9 @@
 package mdartifact
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
-	"strings"
 
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/spooledartifact"
@@ -78,24 +78,24 @@ func methods() []spooledartifact.Method {
 }
 
 // call adapts a typed method to Method.Call (a non-Markdown artifact
-// answers with an error text, as the reference's forged handlers do) and
-// caps its answer at Kind.MaxAnswerBytes.
+// answers with an error text, as the reference's forged handlers do); each
+// method caps its answer at Kind.MaxAnswerBytes (see render).
 func call(fn func(ctx context.Context, a *Artifact, args map[string]any) (string, error)) func(context.Context, forge.Artifact, map[string]any) (string, error) {
-	return spooledartifact.KindCall(Name, func(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
-		out, err := fn(ctx, a, args)
-		if err != nil {
-			return "", err
-		}
-		return spooledartifact.CapAnswer(out, a.kind.maxAnswerBytes(), "ask for a narrower startLine/endLine"), nil
-	})
+	return spooledartifact.KindCall(Name, fn)
 }
+
+// capHint ends the note of a capped answer.
+const capHint = "ask for a narrower startLine/endLine"
 
 func callFrontMatter(ctx context.Context, a *Artifact, _ map[string]any) (string, error) {
 	fm, err := a.FrontMatter(ctx)
-	if err != nil || fm == nil {
-		return "(undefined)", err
+	if err != nil {
+		return "", err
 	}
-	return render(fm)
+	if fm == nil {
+		return "(undefined)", nil
+	}
+	return a.render(fm)
 }
 
 func callHeadings(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
@@ -107,7 +107,7 @@ func callHeadings(ctx context.Context, a *Artifact, args map[string]any) (string
 	if err != nil {
 		return "", err
 	}
-	return render(hs)
+	return a.render(hs)
 }
 
 func callSections(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
@@ -119,7 +119,7 @@ func callSections(ctx context.Context, a *Artifact, args map[string]any) (string
 	if err != nil {
 		return "", err
 	}
-	return render(ss)
+	return a.render(ss)
 }
 
 func callCodeBlocks(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
@@ -136,7 +136,7 @@ func callCodeBlocks(ctx context.Context, a *Artifact, args map[string]any) (stri
 	if err != nil {
 		return "", err
 	}
-	return render(blocks)
+	return a.render(blocks)
 }
 
 func callLinks(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
@@ -148,7 +148,7 @@ func callLinks(ctx context.Context, a *Artifact, args map[string]any) (string, e
 	if err != nil {
 		return "", err
 	}
-	return render(ls)
+	return a.render(ls)
 }
 
 func callImages(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
@@ -160,7 +160,7 @@ func callImages(ctx context.Context, a *Artifact, args map[string]any) (string, 
 	if err != nil {
 		return "", err
 	}
-	return render(is)
+	return a.render(is)
 }
 
 func callText(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
@@ -168,7 +168,11 @@ func callText(ctx context.Context, a *Artifact, args map[string]any) (string, er
 	if err != nil {
 		return "", err
 	}
-	return a.Text(ctx, start, end)
+	text, err := a.Text(ctx, start, end)
+	if err != nil {
+		return "", err
+	}
+	return spooledartifact.CapAnswer(text, a.kind.maxAnswerBytes(), capHint), nil
 }
 
 func callAST(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
@@ -180,20 +184,23 @@ func callAST(ctx context.Context, a *Artifact, args map[string]any) (string, err
 	if err != nil {
 		return "", err
 	}
-	return render(root)
+	return a.render(root)
 }
 
 // render is the default serialiser for non-string results: JSON indented
-// two spaces, without HTML escaping.
-func render(v any) (string, error) {
-	var b strings.Builder
+// two spaces, without HTML escaping, capped at Kind.MaxAnswerBytes. Only
+// the compact JSON is built whole: indented, a tree nested 999 deep is
+// hundreds of times its size (gigabytes for 256 KiB of Markdown).
+func (a *Artifact) render(v any) (string, error) {
+	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return "", err
 	}
-	return strings.TrimSuffix(b.String(), "\n"), nil
+	limit := a.kind.maxAnswerBytes()
+	head, total := spooledartifact.IndentJSON(nil, bytes.TrimSuffix(b.Bytes(), []byte("\n")), "", limit)
+	return spooledartifact.CapAnswerOf(string(head), total, limit, capHint), nil
 }
 
 func depthArg(args map[string]any) (int, error) {
