@@ -336,22 +336,7 @@ func TestStringifyAddressableMarshalers(t *testing.T) {
 		{"both in map", map[string]both{"k": 1}, `{"k":"text1"}`},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := canonical.Stringify(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("Stringify mismatch (-want +got):\n%s", diff)
-			}
-			data, err := json.Marshal(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if viaJSON, err := canonical.StringifyJSON(data); err != nil || viaJSON != tt.want {
-				t.Errorf("encoding/json writes %s, canonically %q (%v); the test expects %q", data, viaJSON, err, tt.want)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { stringifiesLikeEncodingJSON(t, tt.in, tt.want) })
 	}
 }
 
@@ -382,22 +367,7 @@ func TestStringifyMapKeys(t *testing.T) {
 		{"keys in a struct", struct{ M map[intKey]int }{map[intKey]int{1: 1}}, `{"M":{"k1":1}}`},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := canonical.Stringify(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("Stringify mismatch (-want +got):\n%s", diff)
-			}
-			data, err := json.Marshal(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if viaJSON, err := canonical.StringifyJSON(data); err != nil || viaJSON != tt.want {
-				t.Errorf("encoding/json writes %s, canonically %q (%v); the test expects %q", data, viaJSON, err, tt.want)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { stringifiesLikeEncodingJSON(t, tt.in, tt.want) })
 	}
 }
 
@@ -795,5 +765,25 @@ func TestMarshalPanicsAreErrors(t *testing.T) {
 		if _, err := canonical.Checksum("t", v); !errors.Is(err, canonical.ErrUnsupportedType) {
 			t.Errorf("%s: Checksum err = %v, want ErrUnsupportedType", name, err)
 		}
+	}
+}
+
+// stringifiesLikeEncodingJSON checks Stringify(in) against want, and that
+// want is also what StringifyJSON makes of encoding/json's text for in.
+func stringifiesLikeEncodingJSON(t *testing.T, in any, want string) {
+	t.Helper()
+	got, err := canonical.Stringify(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Stringify mismatch (-want +got):\n%s", diff)
+	}
+	data, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if viaJSON, err := canonical.StringifyJSON(data); err != nil || viaJSON != want {
+		t.Errorf("encoding/json writes %s, canonically %q (%v); the test expects %q", data, viaJSON, err, want)
 	}
 }

@@ -157,13 +157,7 @@ func inPlaceCycle(roots []*compiled.Schema) []*compiled.Schema {
 // (dynamic, recursive), so it leads to all of them.
 func inPlace(s *compiled.Schema, dynamic map[string][]*compiled.Schema, recursive []*compiled.Schema) []*compiled.Schema {
 	var out []*compiled.Schema
-	add := func(list ...*compiled.Schema) {
-		for _, c := range list {
-			if c != nil {
-				out = append(out, c)
-			}
-		}
-	}
+	add := func(list ...*compiled.Schema) { out = appendSchemas(out, list...) }
 	add(s.Ref, s.RecursiveRef, s.Not, s.If, s.Then, s.Else)
 	if s.RecursiveRef != nil && s.RecursiveRef.RecursiveAnchor {
 		add(recursive...)
@@ -192,13 +186,7 @@ func inPlace(s *compiled.Schema, dynamic map[string][]*compiled.Schema, recursiv
 // applied to.
 func descending(s *compiled.Schema) []*compiled.Schema {
 	var out []*compiled.Schema
-	add := func(list ...*compiled.Schema) {
-		for _, c := range list {
-			if c != nil {
-				out = append(out, c)
-			}
-		}
-	}
+	add := func(list ...*compiled.Schema) { out = appendSchemas(out, list...) }
 	add(s.PropertyNames, s.UnevaluatedProperties, s.Contains, s.Items2020, s.UnevaluatedItems, s.ContentSchema)
 	add(s.PrefixItems...)
 	for _, k := range slices.Sorted(maps.Keys(s.Properties)) {
@@ -234,4 +222,14 @@ func cycleError(cycle []*compiled.Schema) error {
 	return fmt.Errorf("reference cycle %s: these subschemas apply one another to the same value forever "+
 		"($ref, allOf, anyOf, oneOf, not, if/then/else and dependentSchemas never descend into it)",
 		strings.Join(locs, " -> "))
+}
+
+// appendSchemas appends the non-nil schemas of list to out.
+func appendSchemas(out []*compiled.Schema, list ...*compiled.Schema) []*compiled.Schema {
+	for _, c := range list {
+		if c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -136,18 +136,7 @@ func TestRootDefaultsAsLibrary(t *testing.T) {
 			if err != nil {
 				continue // refused by the schema: nothing to compare
 			}
-			want := map[string]any{}
-			if raw != "" {
-				if err := json.Unmarshal([]byte(raw), &want); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := v.root.ApplyDefaults(&want); err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("%s with %s: (-library +validator)\n%s", sc, raw, diff)
-			}
+			want := libraryDefaults(t, v, sc, raw, got)
 			// Scribble over every default handed out: the next call must
 			// not see it.
 			for _, d := range v.defaults {
@@ -189,16 +178,27 @@ func TestEscapedDefaultKeyword(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s with %s: %v", sc, raw, err)
 			}
-			want := map[string]any{}
-			if err := json.Unmarshal([]byte(raw), &want); err != nil {
-				t.Fatal(err)
-			}
-			if err := v.root.ApplyDefaults(&want); err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("%s with %s: (-library +validator)\n%s", sc, raw, diff)
-			}
+			libraryDefaults(t, v, sc, raw, got)
 		}
 	}
+}
+
+// libraryDefaults decodes raw and applies the schema's defaults to it with
+// jsonschema-go's ApplyDefaults, reports where got differs from that, and
+// returns it.
+func libraryDefaults(t *testing.T, v *validator, schema, raw string, got map[string]any) map[string]any {
+	t.Helper()
+	want := map[string]any{}
+	if raw != "" {
+		if err := json.Unmarshal([]byte(raw), &want); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := v.root.ApplyDefaults(&want); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s with %s: (-library +validator)\n%s", schema, raw, diff)
+	}
+	return want
 }

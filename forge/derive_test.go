@@ -62,23 +62,7 @@ func TestTypedToolNumberAndRawMessage(t *testing.T) {
 		{`{"praw":false}`, numArgs{PRaw: raw(`false`)}, ""},
 	}
 	for _, tt := range tests {
-		t.Run(tt.args, func(t *testing.T) {
-			got = numArgs{}
-			_, err := tool.Execute(context.Background(), json.RawMessage(tt.args), Invocation{CallID: "c"}, nil)
-			if tt.bad != "" {
-				if !errors.Is(err, ErrInvalidToolArgs) {
-					t.Fatalf("err = %v, want ErrInvalidToolArgs", err)
-				}
-				mentionsAll(t, err, tt.bad)
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("args (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tt.args, func(t *testing.T) { typedCall(t, tool, tt.args, &got, tt.want, tt.bad) })
 	}
 }
 

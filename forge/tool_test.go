@@ -380,23 +380,7 @@ func TestTypedToolIntegerSpellings(t *testing.T) {
 		{`{"n":1e-400}`, ints{}, "n"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.raw, func(t *testing.T) {
-			got = ints{}
-			_, err := tool.Execute(context.Background(), json.RawMessage(tt.raw), Invocation{CallID: "c"}, nil)
-			if tt.bad != "" {
-				if !errors.Is(err, ErrInvalidToolArgs) {
-					t.Fatalf("err = %v, want ErrInvalidToolArgs", err)
-				}
-				mentionsAll(t, err, tt.bad)
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("args (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tt.raw, func(t *testing.T) { typedCall(t, tool, tt.raw, &got, tt.want, tt.bad) })
 	}
 }
 
@@ -577,5 +561,28 @@ func TestDefinition(t *testing.T) {
 	defs := r.Definitions()
 	if len(defs) != 1 || !bytes.HasPrefix(defs[0].Parameters, []byte(`{"additionalProperties":false,`)) {
 		t.Errorf("registry definitions = %+v", defs)
+	}
+}
+
+// typedCall executes a typed tool whose handler stores its arguments in
+// *got, and checks them against want, or, when bad is set, that the call
+// is ErrInvalidToolArgs mentioning bad.
+func typedCall[T any](t *testing.T, tool *Tool, raw string, got *T, want T, bad string) {
+	t.Helper()
+	var zero T
+	*got = zero
+	_, err := tool.Execute(context.Background(), json.RawMessage(raw), Invocation{CallID: "c"}, nil)
+	if bad != "" {
+		if !errors.Is(err, ErrInvalidToolArgs) {
+			t.Fatalf("err = %v, want ErrInvalidToolArgs", err)
+		}
+		mentionsAll(t, err, bad)
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, *got); diff != "" {
+		t.Errorf("args (-want +got):\n%s", diff)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/ebbforge/adk/internal/heapwatch"
 )
 
 // indentRef is the rendering IndentJSON promises for valid JSON.
@@ -46,7 +48,7 @@ func TestIndentJSONBounded(t *testing.T) {
 	src := []byte("[" + strings.Repeat(region+",", 512) + "1]") // 1 MiB
 	var out []byte
 	var total int
-	alloc := allocatedBy(func() { out, total = IndentJSON(nil, src, "", 64<<10) })
+	alloc := heapwatch.AllocatedBy(func() { out, total = IndentJSON(nil, src, "", 64<<10) })
 	if len(out) != 64<<10 || total < 500<<20 {
 		t.Errorf("rendered %d bytes of %d", len(out), total)
 	}

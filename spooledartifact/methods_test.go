@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/heapwatch"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -27,16 +27,6 @@ func bigText(n int) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
-}
-
-// allocatedBy returns the bytes fn allocates (runtime TotalAlloc).
-func allocatedBy(fn func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	fn()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
 }
 
 // BenchmarkCatWholeArtifact is artifact_cat{} on a 64 MiB artifact through
@@ -316,7 +306,7 @@ func TestBaseToolsBoundedMemory(t *testing.T) {
 			{ToolGrep, `{"callId":"c","pattern":"line","context":3,"lineNumbers":true}`},
 		} {
 			var err error
-			n := allocatedBy(func() { _, err = call(t, reg, tt.tool, tt.args) })
+			n := heapwatch.AllocatedBy(func() { _, err = call(t, reg, tt.tool, tt.args) })
 			if err != nil {
 				t.Fatal(err)
 			}

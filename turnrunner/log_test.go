@@ -130,6 +130,13 @@ func TestLogReachesTheStreamInOrder(t *testing.T) {
 // A context kept past the end of its turn logs nothing and does not panic
 // on the closed channel.
 func TestLogAfterTurnIsANoOp(t *testing.T) {
+	dispatchAfterTurn(t).Log(turnrunner.LevelInfo, "late", "after the turn", nil)
+}
+
+// dispatchAfterTurn runs a turn to completion and returns its dispatch
+// context, kept past the turn's end by a middleware.
+func dispatchAfterTurn(t *testing.T) *dispatch.Context {
+	t.Helper()
 	var kept *dispatch.Context
 	keep := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error {
 		kept = dc
@@ -140,5 +147,5 @@ func TestLogAfterTurnIsANoOp(t *testing.T) {
 	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
 		t.Fatalf("TurnEnd %+v", end)
 	}
-	kept.Log(turnrunner.LevelInfo, "late", "after the turn", nil)
+	return kept
 }

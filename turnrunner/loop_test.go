@@ -289,16 +289,7 @@ func TestGateAbortedByTurnCancelWhateverCtx(t *testing.T) {
 // is aborted at once (no panic on the closed channel, no wait for a
 // resolution nobody can send).
 func TestWaitForAfterTurnAborts(t *testing.T) {
-	var kept *dispatch.Context
-	keep := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error {
-		kept = dc
-		return next(ctx)
-	}
-	r := newRunner(t, scripted.New(scripted.Say("hi")), &turnrunner.Options{DispatchInput: []turnrunner.DispatchMiddleware{keep}})
-	evs := run(t, r, turnrunner.Input{Prompt: "go"})
-	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
-		t.Fatalf("TurnEnd %+v", end)
-	}
+	kept := dispatchAfterTurn(t)
 	if _, err := kept.WaitFor(context.Background(), dispatch.GateRequest{Payload: "x"}); !errors.Is(err, turnrunner.ErrGateAborted) {
 		t.Errorf("WaitFor after the turn: err = %v, want ErrGateAborted", err)
 	}

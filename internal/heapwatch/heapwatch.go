@@ -61,3 +61,15 @@ func Start(m Metric) (stop func() uint64) {
 		return max(peak, Read(m))
 	}
 }
+
+// AllocatedBy returns the bytes fn allocates in all
+// (runtime.MemStats.TotalAlloc), whatever was collected meanwhile: for
+// tests that bound what a call costs rather than what it holds.
+func AllocatedBy(fn func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	fn()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}

@@ -56,3 +56,12 @@ func TestRead(t *testing.T) {
 		t.Error("Read of a heap metric = 0 in a running program")
 	}
 }
+
+func TestAllocatedBy(t *testing.T) {
+	var sink []byte
+	n := heapwatch.AllocatedBy(func() { sink = make([]byte, 1<<20) })
+	if n < 1<<20 || n > 2<<20 {
+		t.Errorf("AllocatedBy(make 1 MiB) = %d bytes", n)
+	}
+	_ = sink
+}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"iter"
 	"os"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -16,6 +15,7 @@ import (
 
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/internal/golden"
+	"github.com/ebbforge/adk/internal/heapwatch"
 	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/spooledartifact/jsonartifact"
 )
@@ -517,16 +517,6 @@ func TestTooDeep(t *testing.T) {
 	}
 }
 
-// allocatedBy returns the bytes fn allocates (runtime TotalAlloc).
-func allocatedBy(fn func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	fn()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // TestDeepAnswersBounded: indented, 1 MiB of arrays nested 999 deep is
 // gigabytes (7 GB were allocated per answer); an answer is indented only up
 // to its cap, with the same note as before.
@@ -544,7 +534,7 @@ func TestDeepAnswersBounded(t *testing.T) {
 	} {
 		var out string
 		var err error
-		alloc := allocatedBy(func() { out, err = callTool(t, k, a, c.tool, map[string]any{"path": "@this"}) })
+		alloc := heapwatch.AllocatedBy(func() { out, err = callTool(t, k, a, c.tool, map[string]any{"path": "@this"}) })
 		if err != nil || len(out) > jsonartifact.DefaultMaxAnswerBytes || !strings.Contains(out, c.note) {
 			t.Errorf("%s: %d bytes, %v: %.200q", c.tool, len(out), err, out)
 		}
