@@ -4,11 +4,14 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"maps"
+	"math/big"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -29,15 +32,73 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	// A JSON number (the library says string, which encoding/json only
 	// takes quoted).
 	reflect.TypeFor[json.Number](): {Type: "number"},
-	// Any JSON value (the library says an array of bytes). Spelled as
-	// every type rather than {} so that a *json.RawMessage, to which the
-	// library adds "null", stays any value.
-	reflect.TypeFor[json.RawMessage](): {Types: []string{"null", "boolean", "object", "array", "number", "string"}},
+	// Any JSON value (the library says an array of bytes).
+	reflect.TypeFor[json.RawMessage](): anyValue,
+	// An integer: big.Int decodes a JSON number (the library says string).
+	reflect.TypeFor[big.Int](): {Type: "integer"},
 }
 
-// deriveSchema is jsonschema.For with forge's type schemas.
+// anyValue is any JSON value, spelled as every type rather than {} so that
+// for a pointer, to which the library adds "null", it stays any value.
+var anyValue = &jsonschema.Schema{Types: []string{"null", "boolean", "object", "array", "number", "string"}}
+
+// libraryTypeSchemas are the types that decode themselves whose schema the
+// library already gets right (its initialSchemaMap: strings).
+var libraryTypeSchemas = map[reflect.Type]bool{
+	reflect.TypeFor[time.Time](): true, reflect.TypeFor[slog.Level](): true,
+	reflect.TypeFor[big.Rat](): true, reflect.TypeFor[big.Float](): true,
+}
+
+// deriveSchema is jsonschema.For with forge's type schemas, plus, for every
+// type A reaches that decodes itself, the schema of what its method takes:
+// a string for UnmarshalText alone, any value for UnmarshalJSON (the
+// method's own error then names the field). The library would describe
+// such a type by its fields, which encoding/json never looks at.
 func deriveSchema[A any]() (*jsonschema.Schema, error) {
-	return jsonschema.For[A](&jsonschema.ForOptions{TypeSchemas: maps.Clone(typeSchemas)})
+	ts := maps.Clone(typeSchemas)
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for {
+			switch t.Kind() {
+			case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+				t = t.Elem()
+				continue
+			}
+			break
+		}
+		if seen[t] || ts[t] != nil || libraryTypeSchemas[t] {
+			return
+		}
+		seen[t] = true
+		if decodesItself(t) {
+			if reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]()) {
+				ts[t] = anyValue
+			} else {
+				ts[t] = &jsonschema.Schema{Type: "string"}
+			}
+			return
+		}
+		if t.Kind() == reflect.Struct {
+			for _, f := range jsonFields(t) {
+				walk(f.typ)
+			}
+		}
+	}
+	// The arguments type itself keeps its fields' schema even when it
+	// decodes itself (an UnmarshalJSON that fills in defaults, say): the
+	// root must describe an object, and its fields are what it reads.
+	root := reflect.TypeFor[A]()
+	for root.Kind() == reflect.Pointer {
+		root = root.Elem()
+	}
+	seen[root] = true
+	if root.Kind() == reflect.Struct {
+		for _, f := range jsonFields(root) {
+			walk(f.typ)
+		}
+	}
+	return jsonschema.For[A](&jsonschema.ForOptions{TypeSchemas: ts})
 }
 
 // jsonField is a struct field as encoding/json decodes it.

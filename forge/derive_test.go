@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
+	"math/big"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -342,4 +344,89 @@ func TestTypedToolClosedSchemaHasNoKeyGuard(t *testing.T) {
 	}
 	_, err := tool.Validate(json.RawMessage(`{"CITY":"Oslo","city":"Oslo"}`))
 	mentionsAll(t, err, `unexpected additional properties ["CITY"]`)
+}
+
+// celsius decodes itself from a JSON number or a string such as "21C".
+type celsius struct{ Deg float64 }
+
+func (c *celsius) UnmarshalJSON(b []byte) error {
+	if s, err := strconv.Unquote(string(b)); err == nil {
+		b = []byte(strings.TrimSuffix(s, "C"))
+	}
+	return json.Unmarshal(b, &c.Deg)
+}
+
+// level decodes itself from a JSON string only.
+type level struct{ Name string }
+
+func (l *level) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		return errors.New("empty level")
+	}
+	l.Name = string(b)
+	return nil
+}
+
+type selfDecodingArgs struct {
+	Temp  celsius   `json:"temp"`
+	PTemp *celsius  `json:"ptemp,omitempty"`
+	Level level     `json:"level,omitempty"`
+	Big   *big.Int  `json:"big,omitempty"`
+	Temps []celsius `json:"temps,omitempty"`
+}
+
+// A type that decodes itself is described by what its method takes, not by
+// its fields: any JSON value for UnmarshalJSON, a string for UnmarshalText,
+// an integer for big.Int; the method's own error names the field.
+func TestTypedToolSelfDecodingFields(t *testing.T) {
+	var got selfDecodingArgs
+	tool := typedTool(t, &got)
+	tests := []struct {
+		args string
+		want selfDecodingArgs
+		bad  string
+	}{
+		{`{"temp":21.5}`, selfDecodingArgs{Temp: celsius{21.5}}, ""},
+		{`{"temp":"21C","ptemp":3,"temps":[1,"2C"]}`, selfDecodingArgs{Temp: celsius{21}, PTemp: &celsius{3}, Temps: []celsius{{1}, {2}}}, ""},
+		{`{"temp":0,"level":"warn"}`, selfDecodingArgs{Level: level{"warn"}}, ""},
+		{`{"temp":0,"big":123456789012345678901234567890}`, selfDecodingArgs{Big: bigInt("123456789012345678901234567890")}, ""},
+		{`{"temp":"hot"}`, selfDecodingArgs{}, "temp"},
+		{`{"temp":0,"level":5}`, selfDecodingArgs{}, "level"},
+		{`{"temp":0,"big":"12"}`, selfDecodingArgs{}, "big"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			typedCall(t, tool, tt.args, &got, tt.want, tt.bad,
+				cmp.Comparer(func(a, b *big.Int) bool { return a == nil && b == nil || a != nil && b != nil && a.Cmp(b) == 0 }))
+		})
+	}
+}
+
+func bigInt(s string) *big.Int {
+	n, _ := new(big.Int).SetString(s, 10)
+	return n
+}
+
+// selfDecodingRoot fills in a default in its own UnmarshalJSON.
+type selfDecodingRoot struct {
+	City string `json:"city"`
+	Days int    `json:"days,omitempty"`
+}
+
+func (r *selfDecodingRoot) UnmarshalJSON(b []byte) error {
+	type plain selfDecodingRoot
+	p := plain{Days: 7}
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*r = selfDecodingRoot(p)
+	return nil
+}
+
+// The arguments type itself may decode itself: it keeps its fields' schema.
+func TestTypedToolSelfDecodingRoot(t *testing.T) {
+	var got selfDecodingRoot
+	tool := typedTool(t, &got)
+	typedCall(t, tool, `{"city":"Oslo"}`, &got, selfDecodingRoot{City: "Oslo", Days: 7}, "")
+	typedCall(t, tool, `{"city":"Oslo","extra":1}`, &got, selfDecodingRoot{}, `unexpected additional properties ["extra"]`)
 }

@@ -567,7 +567,7 @@ func TestDefinition(t *testing.T) {
 // typedCall executes a typed tool whose handler stores its arguments in
 // *got, and checks them against want, or, when bad is set, that the call
 // is ErrInvalidToolArgs mentioning bad.
-func typedCall[T any](t *testing.T, tool *Tool, raw string, got *T, want T, bad string) {
+func typedCall[T any](t *testing.T, tool *Tool, raw string, got *T, want T, bad string, opts ...cmp.Option) {
 	t.Helper()
 	var zero T
 	*got = zero
@@ -582,7 +582,7 @@ func typedCall[T any](t *testing.T, tool *Tool, raw string, got *T, want T, bad 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(want, *got); diff != "" {
+	if diff := cmp.Diff(want, *got, opts...); diff != "" {
 		t.Errorf("args (-want +got):\n%s", diff)
 	}
 }
