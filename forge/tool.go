@@ -255,7 +255,10 @@ func NewTool(name, description string, schema json.RawMessage, h Handler, opts *
 // the arguments decoded into A after validation.
 //
 // The schema describes what encoding/json decodes: a json.Number field is
-// a JSON number, a json.RawMessage any JSON value. Struct shapes the two
+// a JSON number, a json.RawMessage any JSON value, a big.Int an integer, and
+// a field whose type decodes itself is what its method takes (any value for
+// UnmarshalJSON, a string for UnmarshalText), the method's error naming the
+// field. Struct shapes the two
 // would read differently are refused, naming the field: an embedded struct
 // with a json tag (encoding/json nests it, the derivation flattens it), the
 // ",string" option, and two fields sharing a json name. encoding/json
