@@ -59,19 +59,12 @@ func deriveSchema[A any]() (*jsonschema.Schema, error) {
 	seen := map[reflect.Type]bool{}
 	var walk func(t reflect.Type)
 	walk = func(t reflect.Type) {
-		for {
-			switch t.Kind() {
-			case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
-				t = t.Elem()
-				continue
-			}
-			break
-		}
 		if seen[t] || ts[t] != nil || libraryTypeSchemas[t] {
 			return
 		}
 		seen[t] = true
-		if decodesItself(t) {
+		// Before looking inside: a slice or map type may decode itself too.
+		if t.Kind() != reflect.Pointer && decodesItself(t) {
 			if reflect.PointerTo(t).Implements(reflect.TypeFor[json.Unmarshaler]()) {
 				ts[t] = anyValue
 			} else {
@@ -79,7 +72,10 @@ func deriveSchema[A any]() (*jsonschema.Schema, error) {
 			}
 			return
 		}
-		if t.Kind() == reflect.Struct {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+			walk(t.Elem())
+		case reflect.Struct:
 			for _, f := range jsonFields(t) {
 				walk(f.typ)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"math/big"
 	"reflect"
@@ -429,4 +430,95 @@ func TestTypedToolSelfDecodingRoot(t *testing.T) {
 	tool := typedTool(t, &got)
 	typedCall(t, tool, `{"city":"Oslo"}`, &got, selfDecodingRoot{City: "Oslo", Days: 7}, "")
 	typedCall(t, tool, `{"city":"Oslo","extra":1}`, &got, selfDecodingRoot{}, `unexpected additional properties ["extra"]`)
+}
+
+// csv is a slice type that decodes itself from "a,b".
+type csv []string
+
+func (c *csv) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	*c = strings.Split(s, ",")
+	return nil
+}
+
+type csvArgs struct {
+	Tags csv `json:"tags"`
+}
+
+// A slice type that decodes itself is what its method takes too.
+func TestTypedToolSelfDecodingSlice(t *testing.T) {
+	var got csvArgs
+	tool := typedTool(t, &got)
+	typedCall(t, tool, `{"tags":"a,b"}`, &got, csvArgs{Tags: csv{"a", "b"}}, "")
+	typedCall(t, tool, `{"tags":["a"]}`, &got, csvArgs{}, "tags")
+}
+
+type boundedNumber struct {
+	N json.Number `json:"n"`
+}
+
+func (boundedNumber) CustomizeSchema(s *jsonschema.Schema) error {
+	zero := 0.0
+	s.Properties["n"].Minimum = &zero
+	return nil
+}
+
+// A literal a float64 underflows is validated as written: -1e-400 is below
+// a minimum of 0 though its float64 is -0.
+func TestTypedToolUnderflowValidatedExactly(t *testing.T) {
+	var got boundedNumber
+	tool := typedTool(t, &got)
+	typedCall(t, tool, `{"n":-1e-400}`, &got, boundedNumber{}, "n")
+	typedCall(t, tool, `{"n":1e-400}`, &got, boundedNumber{N: "1e-400"}, "")
+}
+
+type foldedArgs struct {
+	Name string `json:"abcdefghij"`
+}
+
+func (foldedArgs) CustomizeSchema(s *jsonschema.Schema) error {
+	s.AdditionalProperties = &jsonschema.Schema{}
+	return nil
+}
+
+// However many keys are wrong, a refusal lists a bounded number of
+// problems in a bounded message.
+func TestKeyProblemsBounded(t *testing.T) {
+	var got foldedArgs
+	tool := typedTool(t, &got)
+	var b strings.Builder
+	b.WriteString(`{`)
+	for i := 1; i < 1024; i++ { // case variants of the field name
+		k := []byte("abcdefghij")
+		for j := range 10 {
+			if i&(1<<j) != 0 {
+				k[j] -= 'a' - 'A'
+			}
+		}
+		fmt.Fprintf(&b, "%q:1,", k)
+	}
+	b.WriteString(`"abcdefghij":"x"}`)
+	_, err := tool.Validate(json.RawMessage(b.String()))
+	if probs := problemsOf(t, err); len(probs) > maxProblems {
+		t.Errorf("%d problems for case-folded keys, want at most %d", len(probs), maxProblems)
+	}
+
+	closed := mustTool(t, json.RawMessage(`{"type":"object","properties":{"a":{}}}`), echoHandler, nil)
+	b.Reset()
+	b.WriteString(`{`)
+	for i := range 5000 {
+		fmt.Fprintf(&b, `"%s%d":1,`, strings.Repeat("k", 100), i)
+	}
+	b.WriteString(`"a":1}`)
+	_, err = closed.Validate(json.RawMessage(b.String()))
+	if !errors.Is(err, ErrInvalidToolArgs) || len(err.Error()) > 8<<10 {
+		t.Errorf("5000 unknown keys: a %d-byte message (%.200s)", len(err.Error()), err)
+	}
+	mentionsAll(t, err, "unexpected additional properties")
+	if !strings.Contains(err.Error(), "and 4980 more") {
+		t.Errorf("the message does not say how many keys it left out: %.300s", err)
+	}
 }

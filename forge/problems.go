@@ -49,6 +49,19 @@ func (e *ValidationError) Error() string { return strings.Join(e.Problems, "; ")
 // thousands of bad array items do not flood the model's context.
 const maxProblems = 50
 
+// maxUnexpectedKeys bounds the unknown keys one problem lists.
+const maxUnexpectedKeys = 20
+
+// capProblems keeps at most maxProblems problems, the last one saying how
+// many more there were.
+func capProblems(out []string) []string {
+	if len(out) > maxProblems {
+		n := len(out) - maxProblems + 1
+		out = append(out[:maxProblems-1], fmt.Sprintf("and %d more problems", n))
+	}
+	return out
+}
+
 // diagnose names every fault of args, which the compiled schema refused
 // with checkErr. That validator reports every failure, each at the instance
 // location it concerns, so the fields come straight from its error tree:
@@ -213,7 +226,16 @@ func (x *explainer) render(root any, faults []fault) []string {
 	for i, f := range merged {
 		if f.unexpected != nil {
 			slices.Sort(f.unexpected)
-			merged[i].reason = fmt.Sprintf("unexpected additional properties %q", slices.Compact(f.unexpected))
+			keys := slices.Compact(f.unexpected)
+			more := ""
+			if len(keys) > maxUnexpectedKeys {
+				more = fmt.Sprintf(" and %d more", len(keys)-maxUnexpectedKeys)
+				keys = keys[:maxUnexpectedKeys]
+			}
+			for j, k := range keys {
+				keys[j] = display(k)
+			}
+			merged[i].reason = fmt.Sprintf("unexpected additional properties [%s]%s", strings.Join(keys, " "), more)
 		}
 	}
 	slices.SortStableFunc(merged, func(a, b fault) int {
@@ -233,11 +255,7 @@ func (x *explainer) render(root any, faults []fault) []string {
 		}
 		out = append(out, p)
 	}
-	if len(out) > maxProblems {
-		n := len(out) - maxProblems + 1
-		out = append(out[:maxProblems-1], fmt.Sprintf("and %d more problems", n))
-	}
-	return out
+	return capProblems(out)
 }
 
 // trueUnexpected drops from the keys unevaluatedProperties refused those
@@ -663,11 +681,7 @@ func decodeProblems(src []byte, newArg func() any, err error) []string {
 		}
 	}
 	probe("", func(b []byte) []byte { return b }, src, err)
-	if len(out) > maxProblems {
-		n := len(out) - maxProblems + 1
-		out = append(out[:maxProblems-1], fmt.Sprintf("and %d more problems", n))
-	}
-	return out
+	return capProblems(out)
 }
 
 // decodeReason words a decoding error of one value, whose field the caller

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -369,22 +370,59 @@ func (v *validator) validate(tool string, raw json.RawMessage) (args map[string]
 // more than 15 significant digits, the most a float64 keeps for every
 // literal (the validator compares a float64 by its shortest spelling, which
 // is the literal itself up to there). It looks for 16 digits in a row, a
-// point allowed among them, strings included: a cheap test that errs
-// towards yes.
+// point allowed among them, or for an exponent of three digits or more,
+// which may overflow or underflow a float64; strings included: a cheap test
+// that errs towards yes.
 func mayRoundNumber(b []byte) bool {
 	run := 0
-	for _, c := range b {
+	for i, c := range b {
 		switch {
 		case c >= '0' && c <= '9':
 			if run++; run >= 16 {
 				return true
 			}
 		case c == '.':
+		case c == 'e' || c == 'E':
+			// A literal with an exponent of three digits or more may
+			// overflow or underflow a float64 (-1e-400 becomes -0): parse
+			// it to see.
+			j := i + 1
+			if j < len(b) && (b[j] == '-' || b[j] == '+') {
+				j++
+			}
+			if k := j + 2; run > 0 && k < len(b) && isDigit(b[j]) && isDigit(b[j+1]) && isDigit(b[k]) && outOfFloatRange(b, i) {
+				return true
+			}
+			run = 0
 		default:
 			run = 0
 		}
 	}
 	return false
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// outOfFloatRange reports whether the number literal whose exponent marker
+// is b[e] overflows a float64 or underflows it into the subnormals or zero,
+// where the literal's value is lost.
+func outOfFloatRange(b []byte, e int) bool {
+	start := e
+	for start > 0 && (isDigit(b[start-1]) || b[start-1] == '.' || b[start-1] == '-') {
+		start--
+	}
+	end := e + 1
+	for end < len(b) && (isDigit(b[end]) || b[end] == '-' || b[end] == '+') {
+		end++
+	}
+	f, err := strconv.ParseFloat(string(b[start:end]), 64)
+	if err != nil {
+		return true // out of range (or not a number at all: err towards yes)
+	}
+	if f == 0 {
+		return bytes.ContainsAny(b[start:e], "123456789")
+	}
+	return math.Abs(f) < 0x1p-1022
 }
 
 // exactArgs decodes the JSON object b with every number kept as its

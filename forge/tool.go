@@ -569,7 +569,7 @@ func (t *Tool) prepare(raw json.RawMessage) (args map[string]any, typedArgs any,
 	}
 	if t.keys != nil {
 		if p := t.keys.check(args, "", nil); len(p) > 0 {
-			return nil, nil, argsError(t.name, p)
+			return nil, nil, argsError(t.name, capProblems(p))
 		}
 	}
 	if t.decode != nil {

@@ -500,6 +500,12 @@ func TestMayRoundNumber(t *testing.T) {
 		{`{"n":-9007199254740993}`, true},
 		{`{"a":123456789012345,"b":123456789012345}`, false},
 		{`{"s":"12345678901234567"}`, true}, // errs towards yes
+		{`{"n":-1e-400}`, true},             // underflows to -0
+		{`{"n":1E+400}`, true},              // overflows
+		{`{"n":2.5e-310}`, true},            // subnormal: digits lost
+		{`{"n":0.0e-400}`, false},           // zero is zero
+		{`{"n":1e-300,"m":9.9e307}`, false},
+		{`{"type":"e123"}`, false},
 		{``, false},
 	}
 	for _, tt := range tests {
