@@ -255,7 +255,8 @@ func NewTool(name, description string, schema json.RawMessage, h Handler, opts *
 // the arguments decoded into A after validation.
 //
 // The schema describes what encoding/json decodes: a json.Number field is
-// a JSON number, a json.RawMessage any JSON value, a big.Int an integer, and
+// a JSON number, a json.RawMessage any JSON value, a big.Int an integer
+// (written in digits: big.Int's decoder refuses 1e2, naming the field), and
 // a field whose type decodes itself is what its method takes (any value for
 // UnmarshalJSON, a string for UnmarshalText), the method's error naming the
 // field. Struct shapes the two
