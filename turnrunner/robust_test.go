@@ -350,3 +350,28 @@ func TestTurnEndSurvivesAFullChannelAfterCancel(t *testing.T) {
 		t.Fatalf("last event %T %+v, want TurnEnd aborted", last, last)
 	}
 }
+
+// A turn id the spool store could not prefix its artifacts with is refused
+// before the turn starts; one at the limit works end to end.
+func TestTurnIDValidation(t *testing.T) {
+	echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "hello", nil }, nil)
+	newEcho := func() *turnrunner.Runner {
+		m := scripted.New(scripted.Use(scripted.Call{ID: "call_" + strings.Repeat("9", 60), Name: "echo", Args: `{}`}), scripted.Say("ok"))
+		return newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}})
+	}
+	for _, id := range []string{"a\tb", "a\x7fb", "bad\xff", strings.Repeat("x", turnrunner.MaxTurnIDLength+1), strings.Repeat("/", 27)} {
+		if _, err := newEcho().Run(context.Background(), turnrunner.Input{TurnID: id, Prompt: "go"}); !errors.Is(err, turnrunner.ErrInvalidTurnContext) {
+			t.Errorf("TurnID %q: err = %v, want ErrInvalidTurnContext", id, err)
+		}
+	}
+	for _, id := range []string{strings.Repeat("x", turnrunner.MaxTurnIDLength), strings.Repeat("%", turnrunner.MaxTurnIDLength/3), "team/42 ünïcode"} {
+		r := newEcho()
+		evs := run(t, r, turnrunner.Input{TurnID: id, Prompt: "go"})
+		if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+			t.Fatalf("TurnID %q: TurnEnd %+v", id, end)
+		}
+		if c := storedCalls(t, r, id); len(c) != 1 || c[0].IsError() {
+			t.Errorf("TurnID %q: stored calls %v, want one that succeeded", id, c)
+		}
+	}
+}

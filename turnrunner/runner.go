@@ -2,6 +2,7 @@ package turnrunner
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,9 +26,24 @@ type Runner struct {
 	cleanup  bool // delete a turn's artifacts when it ends
 }
 
+// MaxTurnIDLength is the longest Input.TurnID, in bytes, '%' and '/'
+// counting three each: the turn's spooled artifacts are stored under
+// "<turn id>/<tool call id>", and this leaves room within
+// spooledartifact.MaxIDLength for the tool call ids providers send.
+const MaxTurnIDLength = 80
+
+// scopeNameLength is the length of id as a spool scope name, which escapes
+// '%' and '/' as %25 and %2F.
+func scopeNameLength(id string) int {
+	return len(id) + 2*(strings.Count(id, "%")+strings.Count(id, "/"))
+}
+
 // Input is one turn's input.
 type Input struct {
 	// TurnID identifies the turn (the Store key); "" means a generated UUID.
+	// It must be valid UTF-8 without control characters and at most
+	// MaxTurnIDLength bytes: it also names the turn's scope in the spool
+	// store, whose ids it prefixes.
 	TurnID string
 	// System is the system prompt; SystemPrompt, when set, wins (it may be
 	// a dynamic Tokenizable, rendered against the dispatch each iteration).
@@ -93,8 +109,13 @@ func (r *Runner) newTurn(in Input) (*TurnContext, error) {
 			p = append(p, "history["+strconv.Itoa(i)+"]: must hold exactly one value")
 		}
 	}
-	if strings.ContainsAny(in.TurnID, "\x00\n\r") {
-		p = append(p, "turnID: control characters are not allowed")
+	if in.TurnID != "" {
+		if spooledartifact.ValidateID(in.TurnID) != nil {
+			p = append(p, "turnID: must be valid UTF-8 without control characters")
+		}
+		if n := scopeNameLength(in.TurnID); n > MaxTurnIDLength {
+			p = append(p, fmt.Sprintf("turnID: %d bytes (with '%%' and '/' counted as the spool store escapes them), more than %d", n, MaxTurnIDLength))
+		}
 	}
 	if len(p) > 0 {
 		return nil, ErrInvalidTurnContext.With(nil, "turnrunner: invalid input: %s", strings.Join(p, "; "))

@@ -389,6 +389,16 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 		}
 	}()
 	t := rec.tool
+	started := time.Now()
+	// One limit, and one text, for the tool's own Timeout and
+	// Options.ToolTimeout; it covers reading a reader output too.
+	limit := t.Timeout()
+	if limit == 0 {
+		limit = r.opts.ToolTimeout
+	}
+	timedOut := func() {
+		rec.fail(r.now(), fmt.Sprintf("Tool %s timed out after %s and was cancelled.", rec.name, limit))
+	}
 	tctx := ctx
 	if t.Timeout() == 0 && r.opts.ToolTimeout > 0 {
 		var cancel context.CancelFunc
@@ -406,12 +416,7 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 		case ctx.Err() != nil && errors.Is(err, ctx.Err()):
 			rec.cancel(now)
 		case errors.Is(err, context.DeadlineExceeded) && (tctx.Err() != nil || t.Timeout() > 0):
-			// One text for the tool's own Timeout and Options.ToolTimeout.
-			limit := t.Timeout()
-			if limit == 0 {
-				limit = r.opts.ToolTimeout
-			}
-			rec.fail(now, fmt.Sprintf("Tool %s timed out after %s and was cancelled.", rec.name, limit))
+			timedOut()
 		default:
 			rec.fail(now, toolErrorText(err))
 		}
@@ -424,16 +429,26 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 	}
 	switch out.Kind() {
 	case forge.OutputText, forge.OutputBytes, forge.OutputReader:
-		sctx := ctx
+		sctx := tctx // a reader is read under the tool's timeout
 		if out.Kind() != forge.OutputReader {
 			// The output is already in memory: what completed is stored, even if
 			// the turn is being cancelled.
 			sctx = context.WithoutCancel(ctx)
+		} else if t.Timeout() > 0 {
+			// Execute's own timeout ended with the handler: the rest of
+			// the limit is for reading.
+			var cancel context.CancelFunc
+			sctx, cancel = context.WithDeadline(ctx, started.Add(limit))
+			defer cancel()
 		}
 		a, err := r.spool(sctx, spoolStore, rec.id, t.ArtifactKind(), out)
 		if err != nil {
-			if sctx.Err() != nil {
+			switch {
+			case sctx.Err() != nil && ctx.Err() != nil:
 				rec.cancel(r.now())
+				return
+			case sctx.Err() != nil:
+				timedOut()
 				return
 			}
 			rec.fail(r.now(), "Tool "+rec.name+" succeeded but its output could not be stored: "+err.Error())

@@ -340,3 +340,55 @@ func TestFastFailureUnderBackpressureIsNotATimeout(t *testing.T) {
 		t.Errorf("result %q, want the handler's own error", text)
 	}
 }
+
+// slowEndless is a reader that never ends, a byte at a time.
+type slowEndless struct{}
+
+func (slowEndless) Read(p []byte) (int, error) {
+	time.Sleep(5 * time.Millisecond)
+	p[0] = 'x'
+	return 1, nil
+}
+
+// A tool's timeout covers reading the reader it returns, whether the limit
+// is Options.ToolTimeout or the tool's own Timeout: the call times out and
+// the turn goes on.
+func TestReaderOutputUnderToolTimeout(t *testing.T) {
+	for _, own := range []bool{false, true} {
+		t.Run(fmt.Sprintf("own timeout %v", own), func(t *testing.T) {
+			opts := &turnrunner.Options{}
+			var topts *forge.ToolOptions
+			if own {
+				topts = &forge.ToolOptions{Timeout: 50 * time.Millisecond}
+			} else {
+				opts.ToolTimeout = 50 * time.Millisecond
+			}
+			stream, err := forge.NewTool("stream", "stream", objectSchema,
+				func(context.Context, map[string]any, forge.Invocation) (forge.Output, error) {
+					return forge.ReaderOutput(slowEndless{}), nil
+				}, topts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts.Tools = []*forge.Tool{stream}
+			r := newRunner(t, scripted.New(scripted.Use(scripted.Call{ID: "c1", Name: "stream", Args: `{}`}), scripted.Say("ok")), opts)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			ch, err := r.Run(ctx, turnrunner.Input{TurnID: "rt", Prompt: "go"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var evs []turnrunner.Event
+			for ev := range ch {
+				evs = append(evs, ev)
+			}
+			if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+				t.Fatalf("TurnEnd %s %v, want completed", end.Status, end.Err)
+			}
+			done := settled(evs)
+			if len(done) != 1 || !strings.Contains(resultText(t, done[0].Call), "timed out after 50ms") {
+				t.Errorf("settled %d calls; want one that timed out", len(done))
+			}
+		})
+	}
+}
