@@ -77,6 +77,10 @@ type Context struct {
 	log        LogSink
 	now        func() time.Time
 
+	// storeMu serialises the writes to the store with their timeline
+	// updates, so that concurrent saves (tools storing messages) leave the
+	// store and the timeline in the same order. Taken before mu.
+	storeMu      sync.Mutex
 	mu           sync.Mutex
 	iteration    int
 	systemPrompt *forge.Tokenizable
@@ -368,6 +372,8 @@ func (c *Context) MutateToolCall(ctx context.Context, tc *forge.ToolCall) error 
 
 // DeleteToolCall removes the tool call with id; its checksum count drops.
 func (c *Context) DeleteToolCall(ctx context.Context, id string) (bool, error) {
+	c.storeMu.Lock()
+	defer c.storeMu.Unlock()
 	ok, err := c.store.Delete(ctx, c.turnID, EntryToolCall, id)
 	if err != nil {
 		return false, ErrStore.With(err, "dispatch: delete tool call %q", id)
@@ -438,6 +444,8 @@ func (c *Context) uncount(sum string) {
 // new tool call counts against the loop guard when executed; a replaced one
 // keeps the standing of the call it replaces.
 func (c *Context) save(ctx context.Context, e Entry, executed bool) error {
+	c.storeMu.Lock()
+	defer c.storeMu.Unlock()
 	if err := c.store.Save(ctx, c.turnID, e); err != nil {
 		return ErrStore.With(err, "dispatch: save %s %q", e.Kind(), e.ID())
 	}

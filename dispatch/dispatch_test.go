@@ -463,3 +463,89 @@ func TestUnexecutedCallsDoNotCountAgainstTheGuard(t *testing.T) {
 		t.Errorf("nil call: %v", err)
 	}
 }
+
+// slowFirstStore writes the entry with id "a" at once but answers late,
+// after b's save has been answered (if it can begin), as a slow database
+// round trip would.
+type slowFirstStore struct {
+	*dispatch.MemoryStore
+	bSaved chan struct{}
+}
+
+func (s *slowFirstStore) Save(ctx context.Context, turnID string, e dispatch.Entry) error {
+	err := s.MemoryStore.Save(ctx, turnID, e)
+	switch e.ID() {
+	case "a":
+		select {
+		case <-s.bSaved:
+			time.Sleep(20 * time.Millisecond) // b reaches the timeline meanwhile
+		case <-time.After(100 * time.Millisecond):
+		}
+	case "b":
+		close(s.bSaved)
+	}
+	return err
+}
+
+// Concurrent saves leave the store and the timeline in the same order.
+func TestConcurrentSavesKeepOneOrder(t *testing.T) {
+	ctx := context.Background()
+	store := &slowFirstStore{MemoryStore: dispatch.NewMemoryStore(), bSaved: make(chan struct{})}
+	c := newCtx(t, dispatch.Config{Store: store})
+	msg := func(id string) *dispatch.Message {
+		m, err := dispatch.NewMessage(dispatch.RawMessage{ID: id, Role: dispatch.RoleUser, Content: forge.NewTokenizable(id), CreatedAt: time.Unix(1, 0)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.StoreMessage(ctx, msg("a")) }()
+	time.Sleep(10 * time.Millisecond) // a's save is under way
+	if err := c.StoreMessage(ctx, msg("b")); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	stored, err := store.Load(ctx, "turn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := func(es []dispatch.Entry) (out []string) {
+		for _, e := range es {
+			out = append(out, e.ID())
+		}
+		return out
+	}
+	if d := cmp.Diff(ids(stored), ids(c.Timeline())); d != "" {
+		t.Errorf("store and timeline orders differ (-store +timeline):\n%s", d)
+	}
+}
+
+// A thought's payload handed out is a copy: the thought stays as built.
+func TestThoughtPayloadIsACopy(t *testing.T) {
+	th, err := dispatch.NewThought(dispatch.RawThought{ID: "t", Payload: json.RawMessage(`{"sig":"abc"}`), ReplayCompatibility: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	th.Payload()[8] = 'Z'
+	if got := string(th.Payload()); got != `{"sig":"abc"}` {
+		t.Errorf("Payload = %s after changing a copy", got)
+	}
+}
+
+// A stored nil is the zero value of a nilable T, and missing for others.
+func TestStashValueNil(t *testing.T) {
+	var s dispatch.Stash
+	s.Set("k", nil)
+	if v, ok := dispatch.StashValue[any](&s, "k"); !ok || v != nil {
+		t.Errorf("StashValue[any] = %v, %v; want nil, true", v, ok)
+	}
+	if v, ok := dispatch.StashValue[*int](&s, "k"); !ok || v != nil {
+		t.Errorf("StashValue[*int] = %v, %v; want nil, true", v, ok)
+	}
+	if _, ok := dispatch.StashValue[int](&s, "k"); ok {
+		t.Error("StashValue[int] of a stored nil: ok, want not")
+	}
+}

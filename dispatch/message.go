@@ -1,6 +1,7 @@
 package dispatch
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"time"
@@ -162,7 +163,7 @@ func (t *Thought) ID() string { return t.id }
 func (t *Thought) Content() *forge.Tokenizable { return t.content }
 
 // Payload is the opaque vendor data, or nil.
-func (t *Thought) Payload() json.RawMessage { return t.payload }
+func (t *Thought) Payload() json.RawMessage { return bytes.Clone(t.payload) }
 
 // ReplayCompatibility tags the payload for replay filtering.
 func (t *Thought) ReplayCompatibility() string { return t.replayCompatibility }

@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"maps"
+	"reflect"
 	"slices"
 	"sync"
 )
@@ -62,9 +63,18 @@ func (s *Stash) All() map[string]any {
 func (s *Stash) Clone() *Stash { return NewStash(s.All()) }
 
 // StashValue returns the value under key as a T; ok is false when it is
-// missing or of another type.
+// missing or of another type. A stored nil is the zero T for a T that can
+// be nil (an interface, pointer, map, slice, func or channel type).
 func StashValue[T any](s *Stash, key string) (T, bool) {
 	v, ok := s.Get(key)
+	if ok && v == nil {
+		var zero T
+		switch reflect.TypeFor[T]().Kind() {
+		case reflect.Interface, reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan:
+			return zero, true
+		}
+		return zero, false
+	}
 	t, ok2 := v.(T)
 	return t, ok && ok2
 }
