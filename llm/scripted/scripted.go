@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"iter"
+	"slices"
 	"sync"
 
 	"github.com/ebbforge/adk/turnrunner"
@@ -22,8 +23,9 @@ type Call struct {
 	Name string
 	// Args is the raw argument text, usually a JSON object.
 	Args string
-	// Pieces, when > 1, streams Args in that many parts (the first carries
-	// ID and Name), as providers do.
+	// Pieces, when > 1, streams Args in that many parts of about equal
+	// length (the first carries ID and Name), as providers do; never
+	// splitting a character, so in fewer when Args has fewer characters.
 	Pieces int
 }
 
@@ -67,7 +69,7 @@ type Model struct {
 }
 
 // New returns a model that plays steps in order.
-func New(steps ...Step) *Model { return &Model{steps: steps} }
+func New(steps ...Step) *Model { return &Model{steps: slices.Clone(steps)} }
 
 // NewFunc returns a model that asks fn for every step.
 func NewFunc(fn Func) *Model { return &Model{fn: fn} }
@@ -79,7 +81,8 @@ func (m *Model) Requests() []*turnrunner.Request {
 	return append([]*turnrunner.Request(nil), m.requests...)
 }
 
-// Calls is how many times Stream was called.
+// Calls is how many responses the model has played: a Stream iterator
+// counts once it is ranged over, as that is when the model is asked.
 func (m *Model) Calls() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -147,20 +150,10 @@ func Play(ctx context.Context, s Step, yield func(turnrunner.Part, error) bool) 
 		}
 	}
 	for i, c := range s.Calls {
-		n := max(c.Pieces, 1)
-		size := (len(c.Args) + n - 1) / n
-		args := c.Args
-		first := true
-		for first || args != "" {
-			piece := args
-			if size > 0 && len(piece) > size {
-				piece = piece[:size]
-			}
-			args = args[len(piece):]
+		for k, piece := range splitPieces(c.Args, c.Pieces) {
 			p := turnrunner.Part{Kind: turnrunner.PartToolCall, Index: i, Text: piece}
-			if first {
+			if k == 0 {
 				p.ID, p.Name = c.ID, c.Name
-				first = false
 			}
 			if !emit(p) {
 				return
@@ -184,4 +177,28 @@ func Play(ctx context.Context, s Step, yield func(turnrunner.Part, error) bool) 
 		}
 	}
 	emit(turnrunner.StopPart(stop))
+}
+
+// splitPieces cuts s into n parts (at least one) of about equal numbers
+// of characters, never inside a character: fewer when s has fewer
+// characters than n.
+func splitPieces(s string, n int) []string {
+	starts := make([]int, 0, len(s))
+	for i := range s {
+		starts = append(starts, i)
+	}
+	n = max(min(n, len(starts)), 1)
+	out := make([]string, 0, n)
+	for k := range n {
+		from, to := k*len(starts)/n, (k+1)*len(starts)/n
+		a, b := len(s), len(s)
+		if from < len(starts) {
+			a = starts[from]
+		}
+		if to < len(starts) {
+			b = starts[to]
+		}
+		out = append(out, s[a:b])
+	}
+	return out
 }

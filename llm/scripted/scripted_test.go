@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
@@ -41,9 +42,9 @@ func TestStepStreamsInOrder(t *testing.T) {
 		turnrunner.ThoughtPart(0, "a"),
 		{Kind: turnrunner.PartThought, Payload: []byte(`{"s":1}`), ReplayCompatibility: "x"},
 		turnrunner.TextPart("hi"),
-		turnrunner.ToolCallPart(0, "c1", "t", `{"q":`), // 14 bytes in 3 pieces of at most 5
-		{Kind: turnrunner.PartToolCall, Index: 0, Text: `"abcd`},
-		{Kind: turnrunner.PartToolCall, Index: 0, Text: `ef"}`},
+		turnrunner.ToolCallPart(0, "c1", "t", `{"q"`), // 14 characters in 3 pieces: 4, 5, 5
+		{Kind: turnrunner.PartToolCall, Index: 0, Text: `:"abc`},
+		{Kind: turnrunner.PartToolCall, Index: 0, Text: `def"}`},
 		turnrunner.ToolCallPart(1, "", "u", ""),
 		turnrunner.UsagePart(u),
 		turnrunner.StopPart(turnrunner.StopToolUse),
@@ -108,5 +109,54 @@ func TestEarlyBreakStopsTheStream(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("%d parts after break", n)
+	}
+}
+
+// Args stream in exactly Pieces parts, never splitting a character, or in
+// one part a character when there are fewer characters than Pieces.
+func TestCallPieces(t *testing.T) {
+	tests := []struct {
+		args   string
+		pieces int
+		want   []string
+	}{
+		{`{"a":1}`, 6, []string{`{`, `"`, `a`, `"`, `:`, `1}`}},
+		{`{"q":"héé"}`, 3, []string{`{"q`, `":"h`, `éé"}`}},
+		{`日本`, 5, []string{`日`, `本`}},
+		{``, 3, []string{``}},
+		{`abc`, 0, []string{`abc`}},
+	}
+	for _, tt := range tests {
+		m := scripted.New(scripted.Use(scripted.Call{ID: "c", Name: "t", Args: tt.args, Pieces: tt.pieces}))
+		parts, err := collect(context.Background(), m, &turnrunner.Request{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, p := range parts {
+			if p.Kind == turnrunner.PartToolCall {
+				if !utf8.ValidString(p.Text) {
+					t.Errorf("%q in %d: invalid UTF-8 piece %q", tt.args, tt.pieces, p.Text)
+				}
+				got = append(got, p.Text)
+			}
+		}
+		if d := cmp.Diff(tt.want, got); d != "" {
+			t.Errorf("%q in %d pieces (-want +got):\n%s", tt.args, tt.pieces, d)
+		}
+	}
+}
+
+// New keeps its own copy of the steps.
+func TestNewCopiesSteps(t *testing.T) {
+	steps := []scripted.Step{scripted.Say("one")}
+	m := scripted.New(steps...)
+	steps[0] = scripted.Say("two")
+	parts, err := collect(context.Background(), m, &turnrunner.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parts[0].Text != "one" {
+		t.Errorf("the model played %q, want the step it was given", parts[0].Text)
 	}
 }
