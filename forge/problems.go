@@ -495,6 +495,11 @@ func jsonType(v any) string {
 			return "integer"
 		}
 		return "number"
+	case json.Number: // exact arguments (see validator.validate)
+		if r, ok := new(big.Rat).SetString(v.String()); ok && r.IsInt() {
+			return "integer"
+		}
+		return "number"
 	case []any:
 		return "array"
 	case map[string]any:

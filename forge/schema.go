@@ -353,7 +353,7 @@ func (v *validator) validate(tool string, raw json.RawMessage) (args map[string]
 		// float64 may have rounded a literal that the typed handler
 		// receives exactly (an int64, a json.Number): validate the
 		// literals as written, which the compiled validator compares
-		// exactly. Failures are still worded from args.
+		// exactly, and quotes in its failures.
 		exact, err := v.exactArgs(b, args, added)
 		if err != nil {
 			return nil, applied{}, argsError(tool, []string{"arguments are not valid JSON: " + decodeProblem(err)})
@@ -361,7 +361,7 @@ func (v *validator) validate(tool string, raw json.RawMessage) (args map[string]
 		checked = exact
 	}
 	if err := v.check.Validate(checked); err != nil {
-		return nil, applied{}, argsError(tool, v.diagnose(args, err))
+		return nil, applied{}, argsError(tool, v.diagnose(checked, err))
 	}
 	return args, added, nil
 }

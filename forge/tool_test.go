@@ -437,7 +437,7 @@ func TestTypedToolExactNumbers(t *testing.T) {
 		want bigArgs // for tool
 		bad  string  // field the error names; "" for success
 	}{
-		{"maximum, exact value above", tool, `{"max":9007199254740993}`, bigArgs{}, "max"},
+		{"maximum, exact value above", tool, `{"max":9007199254740993}`, bigArgs{}, "max: maximum: 9007199254740993 is greater than 9007199254740992"},
 		{"maximum, at the bound", tool, `{"max":9007199254740992}`, bigArgs{Max: 1 << 53, Units: "metric"}, ""},
 		{"maximum, spelled with an exponent", tool, `{"max":9.007199254740993e15}`, bigArgs{}, "max"},
 		{"exclusiveMinimum, exact value above", tool, `{"above":9007199254740993}`, bigArgs{Above: 1<<53 + 1, Units: "metric"}, ""},
