@@ -10,7 +10,8 @@ import (
 )
 
 // ResultResolver turns the references in a persisted ToolCall back into live
-// results. The spooledartifact and media stores implement it.
+// results. spooledartifact.Resolver implements it over a spool store, with a
+// media lookup the caller supplies.
 type ResultResolver interface {
 	// ResolveArtifact returns the artifact of the given kind stored under id.
 	ResolveArtifact(ctx context.Context, kind, id string) (Artifact, error)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ebbforge/adk/canonical"
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/spooledartifact"
 )
@@ -105,3 +106,24 @@ func ExampleRenderHandle() {
 
 // mkTemp makes a scratch directory for the disk example.
 func mkTemp() (string, error) { return os.MkdirTemp("", "spooledartifact-example-") }
+
+// A tool call persisted with an artifact result is read back with a
+// Resolver over the store that holds the artifact.
+func ExampleResolver() {
+	ctx := context.Background()
+	store := spooledartifact.NewMemoryStore()
+	a, _ := spooledartifact.Spool(ctx, store, "turn-1/call-1", spooledartifact.PlainKind{}, strings.NewReader("line one\nline two"))
+	sum, _ := canonical.Checksum("fetch", json.RawMessage(`{}`))
+	call, _ := forge.NewToolCall(forge.RawToolCall{ID: "call-1", Tool: "fetch", Args: `{}`, Checksum: sum,
+		Results: forge.ArtifactResults(a), IsComplete: true, CreatedAt: time.Unix(1, 0), CompletedAt: time.Unix(2, 0)})
+	persisted, _ := json.Marshal(call)
+
+	back, err := forge.UnmarshalToolCall(ctx, persisted, spooledartifact.Resolver{Store: store})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	lines, _ := back.Results().Artifacts()[0].(*spooledartifact.Artifact).Head(ctx, 1)
+	fmt.Println(back.ID(), lines)
+	// Output: call-1 [line one]
+}
