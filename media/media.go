@@ -278,8 +278,8 @@ func (m *Media) StashKeys() []string { return slices.Sorted(maps.Keys(m.stash)) 
 // Marker is the line renderers put before a media item in a prompt,
 // "[media id: <id> | <filename>]". It sits outside any envelope and carries
 // no authority. It is always one marker on one line: the filename is
-// sanitised ([SanitizeFilename]), [New] refuses ids holding '[', ']', '|' or
-// characters the filename would lose, and '\', '[', ']' and '|' in either
+// sanitised ([SanitizeFilename]), [New] refuses ids holding '[', ']', '|',
+// control, separator or format characters, and '\', '[', ']' and '|' in either
 // part are escaped with a backslash ("photo [1].png" gives
 // "[media id: m | photo \[1\].png]"), so neither part can close the marker
 // or forge another.

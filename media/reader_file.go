@@ -51,6 +51,11 @@ func (r *FileReader) Open(ctx context.Context) (io.ReadCloser, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// Stat before opening: opening a FIFO that replaced the file would
+	// block (ignoring ctx) before the check after the open could refuse it.
+	if fi, err := os.Stat(r.path); err == nil && !fi.Mode().IsRegular() {
+		return nil, ErrInvalidReaderLocator.With(nil, "media: file reader: %q is not a regular file", r.path)
+	}
 	f, err := os.Open(r.path)
 	if err != nil {
 		return nil, ErrMediaReadFailed.With(err, "media: file reader")
