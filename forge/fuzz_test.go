@@ -222,3 +222,46 @@ func sameJSONValue(a, b []byte) bool {
 	va, vb := decode(a), decode(b)
 	return va != nil && cmp.Equal(va, vb)
 }
+
+// FuzzMayRoundNumber holds the cheap scan typed tools use to decide whether
+// float64 validation is exact: when it says no, every number literal in the
+// arguments has the value of its float64's shortest spelling, which is what
+// the validator compares. It never panics.
+func FuzzMayRoundNumber(f *testing.F) {
+	for _, s := range []string{`{"n":123456789012345}`, `{"n":1.5e300}`, `{"n":-1e-400}`, `{"n":2.5e-310}`,
+		`{"a":[0.1,1e99,-0.0]}`, `{"s":"e123"}`, `{"n":1E+400}`, `{"n":0.00000000000001e-99}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if mayRoundNumber(b) {
+			return
+		}
+		d := json.NewDecoder(bytes.NewReader(b))
+		d.UseNumber()
+		var v any
+		if d.Decode(&v) != nil {
+			return
+		}
+		var check func(v any)
+		check = func(v any) {
+			switch v := v.(type) {
+			case json.Number:
+				f, err := strconv.ParseFloat(v.String(), 64)
+				lit, ok1 := new(big.Rat).SetString(v.String())
+				short, ok2 := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
+				if err != nil || !ok1 || !ok2 || lit.Cmp(short) != 0 {
+					t.Errorf("mayRoundNumber(%s) = false, but %s is %v as a float64", b, v, f)
+				}
+			case []any:
+				for _, e := range v {
+					check(e)
+				}
+			case map[string]any:
+				for _, e := range v {
+					check(e)
+				}
+			}
+		}
+		check(v)
+	})
+}
