@@ -83,7 +83,10 @@ type DiskStore struct {
 	writing map[string]bool
 }
 
-var _ Store = (*DiskStore)(nil)
+var (
+	_ Store       = (*DiskStore)(nil)
+	_ KeepSweeper = (*DiskStore)(nil)
+)
 
 const tempPrefix = ".tmp-"
 
@@ -382,6 +385,13 @@ func (s *DiskStore) List(ctx context.Context, prefix string) ([]string, error) {
 // with an olderThan well before the longest write's start, or a Write of
 // the other process fails with ErrWriteInterrupted.
 func (s *DiskStore) Sweep(ctx context.Context, olderThan time.Time) (int, error) {
+	return s.SweepFunc(ctx, olderThan, nil)
+}
+
+// SweepFunc is Sweep sparing the artifacts keep reports true for (see
+// [KeepSweeper]). Temporary files are not artifacts and keep is not asked
+// about them: they are treated as by Sweep.
+func (s *DiskStore) SweepFunc(ctx context.Context, olderThan time.Time, keep func(id string) bool) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -389,33 +399,58 @@ func (s *DiskStore) Sweep(ctx context.Context, olderThan time.Time) (int, error)
 	if err != nil {
 		return 0, err
 	}
-	n := 0
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for id, e := range s.mem {
-		if e.written.Before(olderThan) {
-			delete(s.mem, id)
-			n++
-		}
-	}
+	// Find the old entries first and ask keep about them without a lock;
+	// then check each again under s.mu, which Write holds to replace a
+	// file or an entry, so a version written meanwhile is never removed.
+	var temps, names []string
 	for _, e := range entries {
-		info, err := e.Info()
-		if err != nil || !info.Mode().IsRegular() || !info.ModTime().Before(olderThan) {
+		if !e.Type().IsRegular() {
 			continue
 		}
 		if strings.HasPrefix(e.Name(), tempPrefix) {
-			s.removeStaleTemp(e.Name())
+			temps = append(temps, e.Name())
 			continue
 		}
 		id, ok := decodeID(e.Name())
 		if !ok {
 			continue
 		}
-		if err := os.Remove(filepath.Join(s.dir, e.Name())); err == nil {
+		if info, err := e.Info(); err != nil || !info.ModTime().Before(olderThan) || (keep != nil && keep(id)) {
+			continue
+		}
+		names = append(names, e.Name())
+	}
+	s.mu.RLock()
+	mem := oldEntries(s.mem, olderThan)
+	s.mu.RUnlock()
+	mem = dropKept(mem, keep)
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := deleteOld(s.mem, mem, olderThan)
+	for _, name := range temps {
+		if modifiedBefore(filepath.Join(s.dir, name), olderThan) {
+			s.removeStaleTemp(name)
+		}
+	}
+	for _, name := range names {
+		path := filepath.Join(s.dir, name)
+		if !modifiedBefore(path, olderThan) {
+			continue
+		}
+		if err := os.Remove(path); err == nil {
+			id, _ := decodeID(name)
 			delete(s.files, id)
 			s.release(id)
 			n++
 		}
 	}
 	return n, nil
+}
+
+// modifiedBefore reports whether path is a regular file last modified
+// before olderThan.
+func modifiedBefore(path string, olderThan time.Time) bool {
+	info, err := os.Lstat(path)
+	return err == nil && info.Mode().IsRegular() && info.ModTime().Before(olderThan)
 }

@@ -18,7 +18,8 @@
 // no device names. A [Scope] prefixes a turn's ids and deletes them all on
 // [Scope.Cleanup], closing the files of their readers so the disk space is
 // freed at once; both stores have Sweep for a TTL policy the caller
-// schedules.
+// schedules, and SweepFunc ([KeepSweeper]) to spare the ids still in use
+// (the turn runner's running turns) however old.
 //
 //	store, _ := spooledartifact.NewDiskStore(dir, nil)
 //	turn := spooledartifact.NewScope(store, turnID, nil)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -24,7 +25,10 @@ type memEntry struct {
 	written time.Time
 }
 
-var _ Store = (*MemoryStore)(nil)
+var (
+	_ Store       = (*MemoryStore)(nil)
+	_ KeepSweeper = (*MemoryStore)(nil)
+)
 
 // NewMemoryStore returns an empty in-memory store.
 func NewMemoryStore() *MemoryStore {
@@ -94,19 +98,57 @@ func (s *MemoryStore) List(ctx context.Context, prefix string) ([]string, error)
 
 // Sweep deletes every entry written before olderThan and returns how many.
 func (s *MemoryStore) Sweep(ctx context.Context, olderThan time.Time) (int, error) {
+	return s.SweepFunc(ctx, olderThan, nil)
+}
+
+// SweepFunc is Sweep sparing the entries keep reports true for (see
+// [KeepSweeper]).
+func (s *MemoryStore) SweepFunc(ctx context.Context, olderThan time.Time, keep func(id string) bool) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
+	s.mu.RLock()
+	old := oldEntries(s.entries, olderThan)
+	s.mu.RUnlock()
+	old = dropKept(old, keep)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	n := 0
-	for id, e := range s.entries {
+	return deleteOld(s.entries, old, olderThan), nil
+}
+
+// oldEntries lists the ids of the entries written before olderThan; the
+// caller holds the entries' lock.
+func oldEntries(entries map[string]memEntry, olderThan time.Time) []string {
+	var ids []string
+	for id, e := range entries {
 		if e.written.Before(olderThan) {
-			delete(s.entries, id)
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// dropKept removes from ids those keep reports true for; a nil keep keeps
+// none. It is called with no lock of the store held.
+func dropKept(ids []string, keep func(id string) bool) []string {
+	if keep == nil {
+		return ids
+	}
+	return slices.DeleteFunc(ids, keep)
+}
+
+// deleteOld deletes the entries of ids still written before olderThan (one
+// written again since it was listed is judged by its new time) and returns
+// how many; the caller holds the entries' lock for writing.
+func deleteOld(entries map[string]memEntry, ids []string, olderThan time.Time) int {
+	n := 0
+	for _, id := range ids {
+		if e, ok := entries[id]; ok && e.written.Before(olderThan) {
+			delete(entries, id)
 			n++
 		}
 	}
-	return n, nil
+	return n
 }
 
 // Len is the number of entries.
@@ -163,7 +205,29 @@ func DeleteAll(ctx context.Context, s Store, prefix string) (int, error) {
 // Sweeper is implemented by stores that can drop old entries: both stores
 // of this package. A long-running service calls Sweep on a schedule of its
 // own (no goroutine of this package outlives a call).
+//
+// Sweep cannot tell an entry still in use from an abandoned one: a TTL must
+// exceed the longest time anything reads an entry after writing it, or the
+// sweeper must know what is in use and spare it with [KeepSweeper].
 type Sweeper interface {
 	// Sweep deletes the entries written before olderThan and returns how many.
 	Sweep(ctx context.Context, olderThan time.Time) (int, error)
+}
+
+// KeepSweeper is implemented by stores that can drop old entries while
+// sparing the ones their caller still uses: both stores of this package.
+// The turn runner sweeps with it for Options.ArtifactTTL, keeping the
+// artifacts of the turns still running; with a store that is only a
+// Sweeper it cannot spare them.
+type KeepSweeper interface {
+	// SweepFunc is Sweep, except that an entry written before olderThan
+	// is left alone, however old, when keep reports true for its id; it
+	// returns how many entries it deleted. A nil keep spares nothing, as
+	// Sweep does.
+	//
+	// keep is called on the caller's goroutine, with no lock of the store
+	// held (it may use the store), and only for ids of entries found
+	// older than olderThan. An entry written again after keep was asked
+	// about it is judged by its new write time.
+	SweepFunc(ctx context.Context, olderThan time.Time, keep func(id string) bool) (int, error)
 }

@@ -458,10 +458,13 @@ func TestSweepDuringWrite(t *testing.T) {
 	tests := []struct {
 		name    string
 		other   bool // sweep with another store over the directory
+		sweepFn bool // SweepFunc with a keep that spares nothing
 		wantErr error
 	}{
-		{"same store", false, nil},
-		{"other store", true, ErrWriteInterrupted},
+		{"same store", false, false, nil},
+		{"other store", true, false, ErrWriteInterrupted},
+		{"same store, SweepFunc", false, true, nil},
+		{"other store, SweepFunc", true, true, ErrWriteInterrupted},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -494,7 +497,18 @@ func TestSweepDuringWrite(t *testing.T) {
 			<-src.blocked
 			// Everything is older than an hour from now: only the
 			// bookkeeping can keep the live temporary file.
-			if n, err := sweeper.Sweep(ctx, time.Now().Add(time.Hour)); n != 0 || err != nil {
+			sweep := sweeper.Sweep
+			if tt.sweepFn {
+				// Temporary files are no artifacts: keep is never asked
+				// about them, and the bookkeeping alone keeps the live one.
+				sweep = func(ctx context.Context, olderThan time.Time) (int, error) {
+					return sweeper.SweepFunc(ctx, olderThan, func(id string) bool {
+						t.Errorf("keep asked about %q", id)
+						return false
+					})
+				}
+			}
+			if n, err := sweep(ctx, time.Now().Add(time.Hour)); n != 0 || err != nil {
 				t.Errorf("Sweep = %d, %v; want 0 artifacts", n, err)
 			}
 			if _, err := os.Stat(stale); !errors.Is(err, fs.ErrNotExist) {

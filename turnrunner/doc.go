@@ -34,7 +34,8 @@
 // text a model sees for a call. The runner's own in-memory spool store is
 // emptied at every turn end (stored calls keep their bytes, so replay still
 // works); Options.CleanupArtifacts, KeepArtifacts and ArtifactTTL tune
-// retention, and an artifact that is gone renders as [ArtifactExpiredText]. Tools listed in Options.RequireApproval
+// retention (the TTL sweep spares the runner's turns still running), and
+// an artifact that is gone renders as [ArtifactExpiredText]. Tools listed in Options.RequireApproval
 // wait on a [Gate] ([GateOpen] event) until the caller resolves it.
 //
 // # Loop, pipelines, persistence

@@ -92,6 +92,15 @@ type Options struct {
 	// written more than ArtifactTTL ago at the start of every turn (stores
 	// implementing spooledartifact.Sweeper, as both of that package's do).
 	// 0 means no sweep.
+	//
+	// The sweep spares the artifacts of the turns still running on this
+	// Runner, however old, when the store implements
+	// spooledartifact.KeepSweeper (both of that package's stores do); a
+	// store that is only a Sweeper loses them too. A Runner cannot see the
+	// turns of other Runners, in this process or another, sharing the
+	// store: the TTL of each must exceed the longest turn of every Runner
+	// on the store, or a sweep of one deletes artifacts another's running
+	// turn still reads.
 	ArtifactTTL time.Duration
 	// RequireApproval names tools that wait on a gate (GateOpen with a
 	// ToolApproval payload) before each call.

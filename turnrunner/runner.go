@@ -24,6 +24,48 @@ type Runner struct {
 	tools    *forge.Registry
 	approval map[string]bool
 	cleanup  bool // delete a turn's artifacts when it ends
+	// running holds the spool prefixes of the turns in progress, which
+	// the ArtifactTTL sweep spares.
+	running runningTurns
+}
+
+// runningTurns counts the turns in progress per spool prefix (two turns may
+// share a TurnID). The zero value is an empty set; safe for concurrent use.
+type runningTurns struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// begin records a turn with the given spool prefix as running until the
+// returned func is called (calling it again does nothing).
+func (rt *runningTurns) begin(prefix string) (end func()) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.n == nil {
+		rt.n = map[string]int{}
+	}
+	rt.n[prefix]++
+	return sync.OnceFunc(func() {
+		rt.mu.Lock()
+		defer rt.mu.Unlock()
+		if rt.n[prefix]--; rt.n[prefix] <= 0 {
+			delete(rt.n, prefix)
+		}
+	})
+}
+
+// keep reports whether id, an id of the spool store, belongs to a running
+// turn. A turn's ids are its scope's prefix and the call id, and a scope's
+// prefix is its escaped name (no '/') and '/', so the prefix of an id is
+// everything up to its first '/'.
+func (rt *runningTurns) keep(id string) bool {
+	i := strings.IndexByte(id, '/')
+	if i < 0 {
+		return false
+	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.n[id[:i+1]] > 0
 }
 
 // MaxTurnIDLength is the longest Input.TurnID, in bytes, '%' and '/'
@@ -349,6 +391,11 @@ func (r *Runner) now() time.Time { return r.opts.Now() }
 // dispatch, output pipeline, end.
 func (r *Runner) runTurn(ctx context.Context, tc *TurnContext, em *emitter, in Input) {
 	start := r.now()
+	// Running before it writes its first artifact, so no other turn's
+	// sweep takes them; ended before TurnEnd, so a turn the consumer
+	// starts after this one sweeps them once they are old.
+	ended := r.running.begin(tc.spool.Prefix())
+	defer ended()
 	em.send(TurnStart{TurnID: tc.id, StartedAt: start})
 	r.sweepArtifacts(ctx, em)
 	status, err := r.turn(ctx, tc, em, in)
@@ -357,22 +404,33 @@ func (r *Runner) runTurn(ctx context.Context, tc *TurnContext, em *emitter, in I
 			em.send(Warning{Kind: "artifact-cleanup", Message: cerr.Error(), Err: cerr, EmittedAt: r.now()})
 		}
 	}
+	ended()
 	end := r.now()
 	r.opts.Logger.Debug().Str("turn", tc.id).Str("status", string(status)).Err(err).Msg("turn end")
 	em.finish(TurnEnd{TurnID: tc.id, Status: status, Err: err, StartedAt: start, EndedAt: end, Duration: end.Sub(start)})
 }
 
-// sweepArtifacts applies Options.ArtifactTTL. The stores stamp entries
-// with the wall clock, so the cut-off uses time.Now, not Options.Now.
+// sweepArtifacts applies Options.ArtifactTTL, sparing the artifacts of the
+// runner's turns in progress when the store is a KeepSweeper. The stores
+// stamp entries with the wall clock, so the cut-off uses time.Now, not
+// Options.Now.
 func (r *Runner) sweepArtifacts(ctx context.Context, em *emitter) {
 	if r.opts.ArtifactTTL <= 0 {
 		return
 	}
-	sw, ok := r.opts.SpoolStore.(spooledartifact.Sweeper)
-	if !ok {
+	ctx, olderThan := context.WithoutCancel(ctx), time.Now().Add(-r.opts.ArtifactTTL)
+	var (
+		n   int
+		err error
+	)
+	switch sw := r.opts.SpoolStore.(type) {
+	case spooledartifact.KeepSweeper:
+		n, err = sw.SweepFunc(ctx, olderThan, r.running.keep)
+	case spooledartifact.Sweeper:
+		n, err = sw.Sweep(ctx, olderThan)
+	default:
 		return
 	}
-	n, err := sw.Sweep(context.WithoutCancel(ctx), time.Now().Add(-r.opts.ArtifactTTL))
 	if err != nil {
 		em.send(Warning{Kind: "artifact-sweep", Message: err.Error(), Err: err, EmittedAt: r.now()})
 		return
