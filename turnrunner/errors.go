@@ -24,6 +24,7 @@ const (
 	CodeTruncatedResponse     forge.Code = "E_MODEL_RESPONSE_TRUNCATED"
 	CodeToolCallArgsTooLarge  forge.Code = "E_TOOL_CALL_ARGS_TOO_LARGE"
 	CodeNextCalledTwice       forge.Code = "E_PIPELINE_NEXT_CALLED_TWICE"
+	CodeNextCalledLate        forge.Code = "E_PIPELINE_NEXT_CALLED_LATE"
 )
 
 // Sentinels for errors.Is.
@@ -35,7 +36,10 @@ var (
 	ErrDispatchPipeline   = &forge.Error{Code: CodeDispatchPipeline, Status: 500}
 	ErrShortCircuited     = &forge.Error{Code: CodeShortCircuited, Status: 500}
 	// ErrNextCalledTwice is what a middleware's second call of next returns.
-	ErrNextCalledTwice       = &forge.Error{Code: CodeNextCalledTwice, Status: 500}
+	ErrNextCalledTwice = &forge.Error{Code: CodeNextCalledTwice, Status: 500}
+	// ErrNextCalledLate is what a next called after its chain returned
+	// (from a goroutine the middleware left running) returns; it does nothing.
+	ErrNextCalledLate        = &forge.Error{Code: CodeNextCalledLate, Status: 500}
 	ErrModel                 = &forge.Error{Code: CodeModel, Status: 500}
 	ErrGateTimeout           = &forge.Error{Code: CodeGateTimeout, Status: 408}
 	ErrGateAborted           = &forge.Error{Code: CodeGateAborted, Status: 499}

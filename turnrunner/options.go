@@ -33,7 +33,11 @@ type Next func(ctx context.Context) error
 // dispatch's or output chain's error; the turn's outcome does not depend on
 // what the middleware does with it. A TurnOutput chain's next does nothing.
 // Not calling next (and not failing) is E_PIPELINE_SHORT_CIRCUITED; calling
-// it twice returns ErrNextCalledTwice.
+// it twice returns ErrNextCalledTwice. next may be called from another
+// goroutine, but before the middleware returns: a next still running then is
+// waited for, and one called after the chain returned does nothing and
+// returns ErrNextCalledLate (no work of the turn outlives it). The same holds
+// for a DispatchMiddleware's next.
 type TurnMiddleware func(ctx context.Context, tc *TurnContext, next Next) error
 
 // DispatchMiddleware wraps each iteration's input or output step; a fresh

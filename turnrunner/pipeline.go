@@ -3,6 +3,7 @@ package turnrunner
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/ebbforge/adk/forge"
 )
@@ -12,16 +13,39 @@ import (
 // next, and its error is what that next returns. When ctx is done, a
 // middleware's body is skipped but the chain continues, so an aborted run
 // never looks short-circuited. A panicking middleware is an error.
+//
+// A next may be called from another goroutine. One called after the chain
+// returned (from a goroutine the middleware left behind) does nothing and
+// returns ErrNextCalledLate: the turn's work never outlives runOnion. One
+// that started before the chain returned is waited for, so whatever it does
+// (the core included) is over when runOnion returns, and its outcome counts.
 func runOnion[T any, M ~func(context.Context, T, Next) error](ctx context.Context, v T, mws []M, core Next) (reached bool, err error) {
-	entered := make([]bool, len(mws)+1)
+	var (
+		mu       sync.Mutex // guards entered, coreRun and ended
+		entered  = make([]bool, len(mws)+1)
+		coreRun  bool
+		ended    bool           // the chain returned: every later next fails at once
+		inFlight sync.WaitGroup // calls started before the chain returned
+	)
 	var call func(ctx context.Context, i int) error
 	call = func(ctx context.Context, i int) (err error) {
-		if entered[i] {
+		mu.Lock()
+		switch {
+		case ended:
+			mu.Unlock()
+			return ErrNextCalledLate.With(nil, "turnrunner: middleware %d called next after its pipeline returned", i-1)
+		case entered[i]:
+			mu.Unlock()
 			return ErrNextCalledTwice.With(nil, "turnrunner: middleware %d called next twice", i-1)
 		}
 		entered[i] = true
 		if i == len(mws) {
-			reached = true
+			coreRun = true
+		}
+		inFlight.Add(1)
+		mu.Unlock()
+		defer inFlight.Done()
+		if i == len(mws) {
 			if core == nil {
 				return nil
 			}
@@ -38,7 +62,13 @@ func runOnion[T any, M ~func(context.Context, T, Next) error](ctx context.Contex
 		return mws[i](ctx, v, func(ctx context.Context) error { return call(ctx, i+1) })
 	}
 	err = call(ctx, 0)
-	return reached, err
+	mu.Lock()
+	ended = true
+	mu.Unlock()
+	inFlight.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	return coreRun, err
 }
 
 // runOutput runs an output pipeline (mws around no core); a failure is

@@ -3,6 +3,7 @@ package turnrunner_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -137,5 +138,98 @@ func TestTurnContextWritesAfterTheDispatchAreVisible(t *testing.T) {
 	}
 	if n := len(stored); n != 3 { // prompt, answer, appended (the hydrated note is not stored)
 		t.Errorf("store holds %d entries, want 3", n)
+	}
+}
+
+// A middleware that calls next from a goroutine it leaves running: a next
+// called after the chain returned does nothing and returns
+// ErrNextCalledLate (it used to run the dispatch after the channel was
+// closed: send on closed channel); a next that started before the chain
+// returned is waited for, so its work ends before the turn does.
+func TestNextFromAGoroutineNeverOutlivesTheChain(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		dispatch bool // a DispatchInput middleware, else a TurnInput one
+		late     bool // next is called after the middleware returned
+	}{
+		{"turn/late", false, true},
+		{"dispatch/late", true, true},
+		{"turn/still-running", false, false},
+		{"dispatch/still-running", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var wg sync.WaitGroup
+			defer wg.Wait()
+			m := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) partSeq {
+				return func(yield func(turnrunner.Part, error) bool) {
+					time.Sleep(20 * time.Millisecond) // still running when the middleware returns
+					yield(turnrunner.TextPart("ok"), nil)
+				}
+			})
+			nextErr := make(chan error, 1)
+			var calls sync.Mutex
+			called := false
+			body := func(ctx context.Context, next turnrunner.Next) error {
+				calls.Lock()
+				first := !called
+				called = true
+				calls.Unlock()
+				if !first { // later iterations (dispatch) pass through
+					return next(ctx)
+				}
+				started := make(chan struct{})
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					if tc.late {
+						<-started
+						time.Sleep(20 * time.Millisecond)
+					} else {
+						close(started)
+					}
+					nextErr <- next(ctx)
+				}()
+				if tc.late {
+					close(started)
+				} else {
+					<-started
+					time.Sleep(5 * time.Millisecond) // let next enter the chain
+				}
+				return nil
+			}
+			o := &turnrunner.Options{}
+			if tc.dispatch {
+				o.DispatchInput = []turnrunner.DispatchMiddleware{func(ctx context.Context, _ *dispatch.Context, next turnrunner.Next) error {
+					return body(ctx, next)
+				}}
+			} else {
+				o.TurnInput = []turnrunner.TurnMiddleware{func(ctx context.Context, _ *turnrunner.TurnContext, next turnrunner.Next) error {
+					return body(ctx, next)
+				}}
+			}
+			r := newRunner(t, m, o)
+			evs := run(t, r, turnrunner.Input{Prompt: "go"})
+			end := turnEnd(t, evs)
+			wg.Wait()
+			err := <-nextErr
+			if tc.late {
+				if !errors.Is(err, turnrunner.ErrNextCalledLate) {
+					t.Fatalf("late next returned %v, want ErrNextCalledLate", err)
+				}
+				if end.Status != turnrunner.TurnFailed || !errors.Is(end.Err, turnrunner.ErrShortCircuited) {
+					t.Errorf("TurnEnd %s %v, want failed, short-circuited", end.Status, end.Err)
+				}
+				if n := len(ofType[turnrunner.MessageDelta](evs)); n != 0 {
+					t.Errorf("%d message deltas: the late next reached the model", n)
+				}
+				return
+			}
+			if err != nil || end.Status != turnrunner.TurnCompleted {
+				t.Fatalf("next %v, TurnEnd %s %v; want the dispatch waited for and completed", err, end.Status, end.Err)
+			}
+			if n := len(ofType[turnrunner.DispatchEnd](evs)); n != 1 {
+				t.Errorf("%d DispatchEnd events, want 1", n)
+			}
+		})
 	}
 }
