@@ -20,10 +20,42 @@ const finalNote = "[loop guard] Tool use has ended for this turn (%s). Do not ca
 	"Answer the user now with the information you already have, and say briefly what is still missing, if anything."
 
 // dispatch runs the iteration loop until the dispatch is signalled or ctx ends.
-func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (DispatchStatus, error) {
+//
+// A panic on this (the turn's) goroutine — a user Store, Options.Now, a
+// system prompt's renderer — fails the dispatch like any error: it is
+// recovered, the dispatch is nacked with it and, once DispatchStart was
+// sent, DispatchEnd reports it. Worker goroutines recover their own.
+func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (status DispatchStatus, derr error) {
+	var (
+		dc         *dispatch.Context
+		started    bool // DispatchStart was sent
+		start      time.Time
+		iterations int
+	)
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		status, derr = DispatchNack, panicError("dispatch", p)
+		id, it := "", 0
+		if dc != nil {
+			id, it = dc.ID(), dc.Iteration()
+			if !dc.IsSignalled() {
+				_ = dc.Nack(derr)
+			}
+		}
+		r.emitError(em, id, it, derr)
+		if started {
+			end := r.safeNow()
+			em.send(DispatchEnd{TurnID: tc.id, DispatchID: id, Status: status, Err: derr, Iterations: iterations,
+				StartedAt: start, EndedAt: end, Duration: end.Sub(start)})
+		}
+	}()
 	tc.mu.Lock()
 	var advance func() int
-	dc, err := dispatch.New(dispatch.Config{
+	var err error
+	dc, err = dispatch.New(dispatch.Config{
 		TurnID: tc.id, SystemPrompt: tc.systemPrompt, Timeline: tc.timeline,
 		Tools: tc.tools, Stash: tc.stash, Store: r.opts.Store, Loop: r.opts.Loop,
 		WaitFor: func(ctx context.Context, req dispatch.GateRequest) (any, error) {
@@ -42,9 +74,9 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (Di
 		return DispatchNack, err
 	}
 
-	start := r.now()
+	start = r.now()
+	started = true
 	em.send(DispatchStart{TurnID: tc.id, DispatchID: dc.ID(), StartedAt: start})
-	iterations := 0
 	var finalReason string // set when the next iteration must be the final one
 	var aborted error      // the cause when a middleware's ctx ended the dispatch
 	reported := false
@@ -95,7 +127,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (Di
 			}
 			stepped = true
 			iterations++
-			res, stepErr = r.step(ctx, tc, dc, em, final, finalReason)
+			res, stepErr = r.safeStep(ctx, tc, dc, em, final, finalReason)
 			if ctx.Err() != nil {
 				aborted = context.Cause(ctx)
 				return stepErr
@@ -146,7 +178,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (Di
 		advance()
 	}
 
-	status, derr := DispatchAborted, error(nil)
+	status, derr = DispatchAborted, nil
 	switch {
 	case failed != nil:
 		// A tool may have acked before the error (a failed store, a
@@ -226,6 +258,27 @@ func (s *streamState) call(index int) *callState {
 	c := &callState{index: index}
 	s.calls = append(s.calls, c)
 	return c
+}
+
+// safeStep is step with a panic (a user Store's, Options.Now's) turned into
+// the step's error, so that the iteration fails as for any other error and
+// no middleware around the step is blamed for it.
+func (r *Runner) safeStep(ctx context.Context, tc *TurnContext, dc *dispatch.Context, em *emitter, final bool, finalReason string) (res stepResult, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = stepResult{}, panicError("iteration", p)
+		}
+	}()
+	return r.step(ctx, tc, dc, em, final, finalReason)
+}
+
+// panicError is the error of a recovered panic; an error value is wrapped,
+// so errors.Is and errors.As still match it.
+func panicError(what string, p any) error {
+	if err, ok := p.(error); ok {
+		return fmt.Errorf("turnrunner: %s panicked: %w", what, err)
+	}
+	return fmt.Errorf("turnrunner: %s panicked: %v", what, p)
 }
 
 // step makes one model call, streams its parts as events, stores the

@@ -49,7 +49,9 @@
 // Options.DispatchInput wraps each iteration's model call, tool calls and
 // Options.DispatchOutput, and the ctx a middleware hands to next is the one
 // that work runs with. A middleware that neither calls next nor fails is
-// [ErrShortCircuited]. Everything is stored through dispatch.Store
+// [ErrShortCircuited]. A panic in code the turn calls (a Store, Options.Now)
+// fails the dispatch and the turn with an error that wraps it; no panic
+// crosses the API. Everything is stored through dispatch.Store
 // (in-memory by default); on cancellation what completed is stored and what
 // did not is marked.
 //

@@ -6,6 +6,7 @@ import (
 	"iter"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -373,5 +374,87 @@ func TestTurnIDValidation(t *testing.T) {
 		if c := storedCalls(t, r, id); len(c) != 1 || c[0].IsError() {
 			t.Errorf("TurnID %q: stored calls %v, want one that succeeded", id, c)
 		}
+	}
+}
+
+// panicStore panics with v when a tool call is saved.
+type panicStore struct {
+	dispatch.MemoryStore
+	v   any
+	all bool // panic on every save, the prompt's included
+}
+
+func (s *panicStore) Save(ctx context.Context, turnID string, e dispatch.Entry) error {
+	if e.ToolCall != nil || s.all {
+		panic(s.v)
+	}
+	return s.MemoryStore.Save(ctx, turnID, e)
+}
+
+// A panic on the turn's goroutine (a user Store's Save, Options.Now) is the
+// dispatch failing: DispatchEnd nacked, TurnEnd failed with an error that
+// keeps the panic. It used to crash the process without middleware, and
+// under a pass-through middleware to be reported as a short-circuited
+// pipeline with no DispatchEnd.
+func TestPanicOnTheTurnGoroutineFailsTheTurn(t *testing.T) {
+	errDown := errors.New("store down")
+	pass := func(ctx context.Context, _ *turnrunner.TurnContext, next turnrunner.Next) error { return next(ctx) }
+	passDispatch := func(ctx context.Context, _ *dispatch.Context, next turnrunner.Next) error { return next(ctx) }
+	for _, tc := range []struct {
+		name    string
+		opts    func(o *turnrunner.Options, ran *atomic.Bool)
+		wantErr error // errors.Is the TurnEnd error; nil: only the text
+		before  bool  // the panic comes before the dispatch starts
+	}{
+		{"store panics", func(o *turnrunner.Options, _ *atomic.Bool) { o.Store = &panicStore{v: "store down"} }, nil, false},
+		{"store panics with an error", func(o *turnrunner.Options, _ *atomic.Bool) { o.Store = &panicStore{v: errDown} }, errDown, false},
+		{"store panics under a turn middleware", func(o *turnrunner.Options, _ *atomic.Bool) {
+			o.Store = &panicStore{v: errDown}
+			o.TurnInput = []turnrunner.TurnMiddleware{pass}
+		}, errDown, false},
+		{"store panics under a dispatch middleware", func(o *turnrunner.Options, _ *atomic.Bool) {
+			o.Store = &panicStore{v: errDown}
+			o.DispatchInput = []turnrunner.DispatchMiddleware{passDispatch}
+		}, errDown, false},
+		{"Now panics", func(o *turnrunner.Options, ran *atomic.Bool) {
+			o.Now = func() time.Time {
+				if ran.Load() {
+					panic(errDown)
+				}
+				return time.Now()
+			}
+			o.TurnInput = []turnrunner.TurnMiddleware{pass}
+		}, errDown, false},
+		{"store panics on the prompt", func(o *turnrunner.Options, _ *atomic.Bool) { o.Store = &panicStore{v: errDown, all: true} }, errDown, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ran atomic.Bool
+			tool := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { ran.Store(true); return "x", nil }, nil)
+			m := scripted.New(scripted.Use(scripted.Call{ID: "c1", Name: "echo", Args: `{}`}), scripted.Say("ok"))
+			o := &turnrunner.Options{Tools: []*forge.Tool{tool}}
+			tc.opts(o, &ran)
+			r := newRunner(t, m, o)
+			evs := run(t, r, turnrunner.Input{Prompt: "go"})
+			end := turnEnd(t, evs)
+			if end.Status != turnrunner.TurnFailed || end.Err == nil || errors.Is(end.Err, turnrunner.ErrShortCircuited) {
+				t.Fatalf("TurnEnd %s %v, want failed with the panic", end.Status, end.Err)
+			}
+			if !strings.Contains(end.Err.Error(), "store down") || strings.Contains(end.Err.Error(), "middleware") {
+				t.Errorf("TurnEnd error %q does not name the panic (or blames a middleware)", end.Err)
+			}
+			if tc.wantErr != nil && !errors.Is(end.Err, tc.wantErr) {
+				t.Errorf("TurnEnd error %v does not wrap the panic value", end.Err)
+			}
+			des := ofType[turnrunner.DispatchEnd](evs)
+			if tc.before {
+				if len(des) != 0 || ran.Load() {
+					t.Errorf("%d DispatchEnd events, tool ran %v; want none", len(des), ran.Load())
+				}
+				return
+			}
+			if len(des) != 1 || des[0].Status != turnrunner.DispatchNack || des[0].Err == nil {
+				t.Fatalf("DispatchEnd events %+v, want one nack with the error", des)
+			}
+		})
 	}
 }

@@ -387,15 +387,46 @@ func (e *emitter) deliver(ev Event, stop <-chan struct{}) bool {
 
 func (r *Runner) now() time.Time { return r.opts.Now() }
 
+// safeNow is now for the paths that report a failure or end the turn: a
+// panicking Options.Now gives the wall clock there (the panic itself fails
+// the turn wherever now is called).
+func (r *Runner) safeNow() (t time.Time) {
+	defer func() {
+		if recover() != nil {
+			t = time.Now()
+		}
+	}()
+	return r.now()
+}
+
 // runTurn is the turn lifecycle: start, store input, input pipeline,
-// dispatch, output pipeline, end.
+// dispatch, output pipeline, end. A panic on the turn's goroutine (a user
+// Store, Options.Now) never escapes: the turn fails with it.
 func (r *Runner) runTurn(ctx context.Context, tc *TurnContext, em *emitter, in Input) {
-	start := r.now()
 	// Running before it writes its first artifact, so no other turn's
-	// sweep takes them; ended before TurnEnd, so a turn the consumer
-	// starts after this one sweeps them once they are old.
+	// sweep takes them; ended before TurnEnd (also on a panic: deferred
+	// after the recovery, so it runs first), so a turn the consumer starts
+	// after this one sweeps them once they are old.
 	ended := r.running.begin(tc.spool.Prefix())
+	var start time.Time
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		err := panicError("turn", p)
+		r.emitError(em, "", 0, err)
+		if r.cleanup {
+			_, _ = tc.spool.Cleanup(context.WithoutCancel(ctx))
+		}
+		end := r.safeNow()
+		if start.IsZero() {
+			start = end
+		}
+		em.finish(TurnEnd{TurnID: tc.id, Status: TurnFailed, Err: err, StartedAt: start, EndedAt: end, Duration: end.Sub(start)})
+	}()
 	defer ended()
+	start = r.now()
 	em.send(TurnStart{TurnID: tc.id, StartedAt: start})
 	r.sweepArtifacts(ctx, em)
 	status, err := r.turn(ctx, tc, em, in)
@@ -468,11 +499,19 @@ func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Inpu
 		outReached bool
 		outErr     error
 	)
-	core := func(ctx context.Context) error {
+	core := func(ctx context.Context) (err error) {
 		if ctx.Err() != nil {
 			return nil
 		}
 		dispatched = true
+		defer func() {
+			// dispatch recovers its own panics; this is the last resort
+			// (the status stays unset: a failure, below).
+			if p := recover(); p != nil {
+				derr = panicError("dispatch", p)
+				err = derr
+			}
+		}()
 		status, derr = r.dispatch(ctx, tc, em)
 		if status != DispatchAck || ctx.Err() != nil {
 			return derr
@@ -486,6 +525,18 @@ func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Inpu
 	}
 	if dispatched {
 		switch {
+		case status == "":
+			// The dispatch started but never reported how it ended (it
+			// panicked, or a middleware abandoned it): a failure with the
+			// error that ended it, not a short-circuit.
+			if derr == nil {
+				derr = err
+			}
+			if derr == nil {
+				derr = ErrDispatchPipeline.With(nil, "turnrunner: the dispatch ended without a status")
+			}
+			r.emitError(em, "", 0, derr)
+			return TurnFailed, derr
 		case status == DispatchAborted:
 			return TurnAborted, derr
 		case status == DispatchNack:
@@ -547,5 +598,5 @@ func zerologLevel(l LogLevel) zerolog.Level {
 
 func (r *Runner) emitError(em *emitter, dispatchID string, it int, err error) {
 	r.opts.Logger.Debug().Str("dispatch", dispatchID).Int("iteration", it).Err(err).Msg("error")
-	em.send(Error{DispatchID: dispatchID, Iteration: it, Err: err, EmittedAt: r.now()})
+	em.send(Error{DispatchID: dispatchID, Iteration: it, Err: err, EmittedAt: r.safeNow()})
 }

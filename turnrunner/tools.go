@@ -370,7 +370,7 @@ func (r *Runner) execute(ctx context.Context, dc *dispatch.Context, em *emitter,
 		// Last resort (e.g. a panicking Options.Now): runCalls fails the
 		// dispatch instead of the process crashing.
 		if p := recover(); p != nil {
-			rec.call, rec.panicked = nil, fmt.Errorf("turnrunner: tool call %s: panicked: %v", rec.id, p)
+			rec.call, rec.panicked = nil, panicError("tool call "+rec.id, p)
 		}
 	}()
 	if ctx.Err() != nil {
