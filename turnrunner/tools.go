@@ -399,23 +399,32 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 	timedOut := func() {
 		rec.fail(r.now(), fmt.Sprintf("Tool %s timed out after %s and was cancelled.", rec.name, limit))
 	}
+	// tctx carries the limit, so that the runner knows whether it expired:
+	// for a tool's own Timeout, forge's inner deadline is the same one.
 	tctx := ctx
-	if t.Timeout() == 0 && r.opts.ToolTimeout > 0 {
+	if limit > 0 {
 		var cancel context.CancelFunc
-		tctx, cancel = context.WithTimeout(ctx, r.opts.ToolTimeout)
+		tctx, cancel = context.WithDeadline(ctx, started.Add(limit))
 		defer cancel()
 	}
-	obs := &observer{r: r, em: em, turnID: dc.TurnID(), dispatchID: dc.ID()}
+	obs := &observer{r: r, em: em, turnID: dc.TurnID(), dispatchID: dc.ID(), ctx: ctx, tctx: tctx}
 	out, err := t.Execute(tctx, rec.raw, forge.Invocation{ID: rec.id, CallID: rec.checksum, Scope: dc}, obs)
 	now := r.now()
 	if err != nil {
-		// Classified by the error Execute returned, not by the contexts
-		// alone: they may have ended after the tool settled (while its
-		// end event waited on a slow consumer).
+		// A timeout is the limit having expired (and not the turn's ctx)
+		// when the tool settled, and an error that says so. Neither alone:
+		// a handler failing at once with an error of its own that wraps
+		// context.DeadlineExceeded (its upstream call timed out) did not
+		// hit the limit, and the limit may expire after a tool settled
+		// (while its end event waited on a slow consumer).
+		expired := obs.expired
+		if !obs.ended { // Execute failed before running the handler
+			expired = deadlineExpired(ctx, tctx)
+		}
 		switch {
 		case ctx.Err() != nil && errors.Is(err, ctx.Err()):
 			rec.cancel(now)
-		case errors.Is(err, context.DeadlineExceeded) && (tctx.Err() != nil || t.Timeout() > 0):
+		case expired && errors.Is(err, context.DeadlineExceeded):
 			timedOut()
 		default:
 			rec.fail(now, toolErrorText(err))
@@ -429,17 +438,11 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 	}
 	switch out.Kind() {
 	case forge.OutputText, forge.OutputBytes, forge.OutputReader:
-		sctx := tctx // a reader is read under the tool's timeout
+		sctx := tctx // a reader is read under the rest of the tool's limit
 		if out.Kind() != forge.OutputReader {
 			// The output is already in memory: what completed is stored, even if
 			// the turn is being cancelled.
 			sctx = context.WithoutCancel(ctx)
-		} else if t.Timeout() > 0 {
-			// Execute's own timeout ended with the handler: the rest of
-			// the limit is for reading.
-			var cancel context.CancelFunc
-			sctx, cancel = context.WithDeadline(ctx, started.Add(limit))
-			defer cancel()
 		}
 		a, err := r.spool(sctx, spoolStore, rec.id, t.ArtifactKind(), out)
 		if err != nil {
@@ -490,11 +493,22 @@ func (r *Runner) approve(ctx context.Context, em *emitter, dc *dispatch.Context,
 	return false, notExecuted("the user denied " + rec.name + ".")
 }
 
-// observer forwards forge's execution events to the channel.
+// observer forwards forge's execution events to the channel. At the end
+// event, before it may wait on the consumer, it notes whether the call's
+// limit had expired (tctx's deadline, ctx being the turn's).
 type observer struct {
 	r                  *Runner
 	em                 *emitter
 	turnID, dispatchID string
+	ctx, tctx          context.Context
+
+	ended, expired bool
+}
+
+// deadlineExpired reports whether tctx's own deadline expired while ctx is
+// live: the call's limit, not the turn, ended it.
+func deadlineExpired(ctx, tctx context.Context) bool {
+	return ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded)
 }
 
 func (o *observer) ToolExecutionStart(e forge.ExecutionStart) {
@@ -503,6 +517,7 @@ func (o *observer) ToolExecutionStart(e forge.ExecutionStart) {
 }
 
 func (o *observer) ToolExecutionEnd(e forge.ExecutionEnd) {
+	o.ended, o.expired = true, deadlineExpired(o.ctx, o.tctx)
 	o.em.send(ToolExecutionEnd{TurnID: o.turnID, DispatchID: o.dispatchID, ToolName: e.ToolName, CallID: e.CallID,
 		StartedAt: e.StartedAt, EndedAt: e.EndedAt, Duration: e.Duration, IsError: e.IsError, Err: e.Err})
 }

@@ -113,6 +113,14 @@ func TestToolFailuresBecomeErrorResults(t *testing.T) {
 		<-ctx.Done()
 		return "", ctx.Err()
 	}, &forge.ToolOptions{Timeout: 10 * time.Millisecond})
+	// A handler failing at once because its upstream call timed out: its
+	// error wraps context.DeadlineExceeded, but no limit of the runner's
+	// expired, so it is not the tool's timeout.
+	upstream := func(ctx context.Context, args map[string]any) (string, error) {
+		return "", fmt.Errorf("upstream said: %w", context.DeadlineExceeded)
+	}
+	upstreamOwn := textTool(t, "upstreamOwn", upstream, &forge.ToolOptions{Timeout: time.Hour})
+	upstreamShared := textTool(t, "upstreamShared", upstream, nil)
 	strict, err := forge.NewTool("strict", "needs n", []byte(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`),
 		func(ctx context.Context, args map[string]any, inv forge.Invocation) (forge.Output, error) {
 			return forge.TextOutput("n ok"), nil
@@ -122,23 +130,27 @@ func TestToolFailuresBecomeErrorResults(t *testing.T) {
 	}
 	tests := []struct {
 		name, tool, args string
-		want             []string
+		want, notWant    []string
 	}{
-		{"panic", "panics", `{}`, []string{"kaboom"}},
-		{"error", "fails", `{}`, []string{"disk on fire", "E_TOOL_DOWNSTREAM_ERROR"}},
-		{"timeout", "hangs", `{}`, []string{"timed out after 30ms"}},
-		{"tool's own timeout", "hangsOwn", `{}`, []string{"timed out after 10ms"}},
-		{"unknown tool", "nope", `{}`, []string{"Tool not found: nope. Available tools: ok, panics, fails, hangs, hangsOwn, strict."}},
-		{"invalid json", "ok", `{"q":`, []string{"Tool arguments are not valid JSON. Raw value: {\"q\":"}},
-		{"not an object", "ok", `[1,2]`, []string{"Tool arguments must be a JSON object; received array"}},
-		{"schema violation", "strict", `{"n":"5"}`, []string{"E_INVALID_TOOL_ARGS", "n"}},
+		{"panic", "panics", `{}`, []string{"kaboom"}, nil},
+		{"error", "fails", `{}`, []string{"disk on fire", "E_TOOL_DOWNSTREAM_ERROR"}, nil},
+		{"timeout", "hangs", `{}`, []string{"timed out after 30ms"}, nil},
+		{"tool's own timeout", "hangsOwn", `{}`, []string{"timed out after 10ms"}, nil},
+		{"upstream deadline under the tool's own timeout", "upstreamOwn", `{}`,
+			[]string{"Tool failed", "upstream said: context deadline exceeded"}, []string{"timed out after"}},
+		{"upstream deadline under ToolTimeout", "upstreamShared", `{}`,
+			[]string{"Tool failed", "upstream said: context deadline exceeded"}, []string{"timed out after"}},
+		{"unknown tool", "nope", `{}`, []string{"Tool not found: nope. Available tools: ok, panics, fails, hangs, hangsOwn, upstreamOwn, upstreamShared, strict."}, nil},
+		{"invalid json", "ok", `{"q":`, []string{"Tool arguments are not valid JSON. Raw value: {\"q\":"}, nil},
+		{"not an object", "ok", `[1,2]`, []string{"Tool arguments must be a JSON object; received array"}, nil},
+		{"schema violation", "strict", `{"n":"5"}`, []string{"E_INVALID_TOOL_ARGS", "n"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := scripted.New(
 				scripted.Use(scripted.Call{ID: "a", Name: tt.tool, Args: tt.args}, scripted.Call{ID: "b", Name: "ok", Args: `{}`}),
 				scripted.Say("noted"))
-			r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{ok, panics, fails, hangs, hangsOwn, strict},
+			r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{ok, panics, fails, hangs, hangsOwn, upstreamOwn, upstreamShared, strict},
 				ToolTimeout: 30 * time.Millisecond})
 			evs := run(t, r, turnrunner.Input{TurnID: "f", Prompt: "go"})
 			if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
@@ -155,6 +167,11 @@ func TestToolFailuresBecomeErrorResults(t *testing.T) {
 			for _, w := range tt.want {
 				if !strings.Contains(text, w) {
 					t.Errorf("error text %q lacks %q", text, w)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(text, w) {
+					t.Errorf("error text %q holds %q", text, w)
 				}
 			}
 			if calls[1].IsError() || resultText(t, calls[1]) != "fine" {
@@ -307,37 +324,60 @@ func TestAbandonedConsumerLeavesNoGoroutines(t *testing.T) {
 }
 
 // A tool that fails at once is reported with its own error even when the
-// tool timeout passes while its end event waits on a slow consumer.
+// tool timeout passes while its end event waits on a slow consumer, and
+// even when its error wraps context.DeadlineExceeded (its upstream call
+// timed out): what counts is whether the limit had expired when it failed.
 func TestFastFailureUnderBackpressureIsNotATimeout(t *testing.T) {
-	fails, err := forge.NewTool("fails", "fails", objectSchema,
-		func(_ context.Context, _ map[string]any, inv forge.Invocation) (forge.Output, error) {
-			// The log fills the one-event buffer, so the end event waits.
-			dc, _ := dispatch.FromScope(inv.Scope)
-			dc.Log(turnrunner.LevelInfo, "trying", "about to fail", nil)
-			return forge.Output{}, errors.New("disk on fire")
-		}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := scripted.New(scripted.Use(scripted.Call{ID: "c1", Name: "fails", Args: `{}`}), scripted.Say("noted"))
-	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{fails}, ToolTimeout: 20 * time.Millisecond, EventBuffer: 1})
-	ch, err := r.Run(context.Background(), turnrunner.Input{Prompt: "go"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var evs []turnrunner.Event
-	for ev := range ch {
-		evs = append(evs, ev)
-		if _, ok := ev.(turnrunner.ToolExecutionStart); ok {
-			time.Sleep(100 * time.Millisecond) // past the timeout, with the end event waiting
-		}
-	}
-	done := settled(evs)
-	if len(done) != 1 {
-		t.Fatalf("%d settled calls, want 1", len(done))
-	}
-	if text := resultText(t, done[0].Call); !strings.Contains(text, "disk on fire") || strings.Contains(text, "timed out") {
-		t.Errorf("result %q, want the handler's own error", text)
+	for _, tc := range []struct {
+		name    string
+		err     error
+		ownTime bool // the tool's own Timeout, else Options.ToolTimeout
+	}{
+		{"own error", errors.New("disk on fire"), false},
+		{"own error under the tool's timeout", errors.New("disk on fire"), true},
+		{"upstream deadline", fmt.Errorf("disk on fire: %w", context.DeadlineExceeded), false},
+		{"upstream deadline under the tool's timeout", fmt.Errorf("disk on fire: %w", context.DeadlineExceeded), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var topts *forge.ToolOptions
+			opts := &turnrunner.Options{EventBuffer: 1}
+			if tc.ownTime {
+				topts = &forge.ToolOptions{Timeout: 20 * time.Millisecond}
+			} else {
+				opts.ToolTimeout = 20 * time.Millisecond
+			}
+			fails, err := forge.NewTool("fails", "fails", objectSchema,
+				func(_ context.Context, _ map[string]any, inv forge.Invocation) (forge.Output, error) {
+					// The log fills the one-event buffer, so the end event waits.
+					dc, _ := dispatch.FromScope(inv.Scope)
+					dc.Log(turnrunner.LevelInfo, "trying", "about to fail", nil)
+					return forge.Output{}, tc.err
+				}, topts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts.Tools = []*forge.Tool{fails}
+			m := scripted.New(scripted.Use(scripted.Call{ID: "c1", Name: "fails", Args: `{}`}), scripted.Say("noted"))
+			r := newRunner(t, m, opts)
+			ch, err := r.Run(context.Background(), turnrunner.Input{Prompt: "go"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var evs []turnrunner.Event
+			for ev := range ch {
+				evs = append(evs, ev)
+				if _, ok := ev.(turnrunner.ToolExecutionStart); ok {
+					time.Sleep(100 * time.Millisecond) // past the timeout, with the end event waiting
+				}
+			}
+			done := settled(evs)
+			if len(done) != 1 {
+				t.Fatalf("%d settled calls, want 1", len(done))
+			}
+			if text := resultText(t, done[0].Call); !strings.Contains(text, "disk on fire") || strings.Contains(text, "timed out") {
+				t.Errorf("result %q, want the handler's own error", text)
+			}
+		})
 	}
 }
 
