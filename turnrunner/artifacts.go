@@ -19,8 +19,9 @@ import (
 // call's error result.
 type ResultHook func(ctx context.Context, call *forge.ToolCall) (*forge.ToolCall, error)
 
-// spool stores a handler's text, bytes or stream under the call id (in the
-// turn's scope of the spool store) and wraps it in the tool's kind.
+// spool stores a handler's text, bytes or stream under id, the call's spool
+// key (its id, or a derived one: see TurnContext.spoolKey), in the turn's
+// scope of the spool store, and wraps it in the tool's kind.
 func (r *Runner) spool(ctx context.Context, store spooledartifact.Store, id string, kind forge.ArtifactKind, out forge.Output) (forge.Artifact, error) {
 	var src io.Reader
 	switch out.Kind() {

@@ -28,10 +28,11 @@
 // same ID; they are stored in call order. Errors, panics, timeouts, unknown
 // tools and bad arguments become error results the model sees — never a
 // dead turn. Text, bytes and streams are spooled (spooledartifact) under
-// the call id; results are inline by default, and a [ResultHook] such as
-// spooledartifact.HandleAbove surfaces large ones as handles the model reads
-// with the artifact_* tools forged each iteration. [RenderResult] is the
-// text a model sees for a call. The runner's own in-memory spool store is
+// the call id (or, for an id the store would refuse, a key derived from it:
+// see [Runner.SpoolStore]); results are inline by default, and a
+// [ResultHook] such as spooledartifact.HandleAbove surfaces large ones as
+// handles the model reads with the artifact_* tools forged each iteration.
+// [RenderResult] is the text a model sees for a call. The runner's own in-memory spool store is
 // emptied at every turn end (stored calls keep their bytes, so replay still
 // works); Options.CleanupArtifacts, KeepArtifacts and ArtifactTTL tune
 // retention (the TTL sweep spares the runner's turns still running), and

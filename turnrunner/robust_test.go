@@ -2,19 +2,24 @@ package turnrunner_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"iter"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"go.uber.org/goleak"
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm/scripted"
+	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/turnrunner"
 )
 
@@ -454,6 +459,99 @@ func TestPanicOnTheTurnGoroutineFailsTheTurn(t *testing.T) {
 			}
 			if len(des) != 1 || des[0].Status != turnrunner.DispatchNack || des[0].Err == nil {
 				t.Fatalf("DispatchEnd events %+v, want one nack with the error", des)
+			}
+		})
+	}
+}
+
+// A model-chosen tool-call id the spool store would refuse as part of
+// "<turn id>/<id>" (too long, a control character) no longer makes a
+// successful tool's output fail to store after the handler ran: the output
+// is spooled under a key the runner derives, unique within the turn, and
+// the call keeps the model's id. An id that is not valid UTF-8 cannot be
+// stored at all: the call is refused with a clear error result under the
+// id with U+FFFD for the bad bytes.
+func TestModelCallIDsTheSpoolStoreRefuses(t *testing.T) {
+	const turnID = "t"
+	long := strings.Repeat("a", 200)
+	sum := sha256.Sum256([]byte(long))
+	longKey := "call-" + hex.EncodeToString(sum[:8])
+	atLimit := strings.Repeat("b", spooledartifact.MaxIDLength-len(turnID+"/"))
+	for _, tc := range []struct {
+		name    string
+		ids     []string // the calls of one response
+		wantIDs []string // the stored calls' ids
+		keys    []string // their artifacts' ids ("" for an error result)
+	}{
+		{"plain id", []string{"c1"}, []string{"c1"}, []string{"t/c1"}},
+		{"id at the length limit", []string{atLimit}, []string{atLimit}, []string{"t/" + atLimit}},
+		{"id over the length limit", []string{atLimit + "b"}, []string{atLimit + "b"}, []string{"t/call-" + func() string {
+			s := sha256.Sum256([]byte(atLimit + "b"))
+			return hex.EncodeToString(s[:8])
+		}()}},
+		{"long id", []string{long}, []string{long}, []string{"t/" + longKey}},
+		{"control character", []string{"call\x01x"}, []string{"call\x01x"}, nil},
+		// The second id is the first's derived key: each gets its own.
+		{"derived key taken", []string{long, longKey}, []string{long, longKey}, []string{"t/" + longKey, ""}},
+		{"invalid UTF-8", []string{"call\xff\xfex"}, []string{"call\uFFFD\uFFFDx"}, []string{""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ran atomic.Int32
+			// The tool echoes its call id: each call's output is its own.
+			echo, err := forge.NewTool("echo", "echo", objectSchema,
+				func(_ context.Context, _ map[string]any, inv forge.Invocation) (forge.Output, error) {
+					ran.Add(1)
+					return forge.TextOutput("out of " + inv.ID), nil
+				}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var calls []scripted.Call
+			for i, id := range tc.ids {
+				calls = append(calls, scripted.Call{ID: id, Name: "echo", Args: fmt.Sprintf(`{"q":"%d"}`, i)})
+			}
+			m := scripted.New(scripted.Use(calls...), scripted.Say("ok"))
+			r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}})
+			evs := run(t, r, turnrunner.Input{TurnID: turnID, Prompt: "go"})
+			if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+				t.Fatalf("TurnEnd %s %v", end.Status, end.Err)
+			}
+			if n := len(ofType[turnrunner.Error](evs)); n != 0 {
+				t.Errorf("%d Error events", n)
+			}
+			stored := storedCalls(t, r, turnID)
+			if len(stored) != len(tc.wantIDs) {
+				t.Fatalf("%d stored calls, want %d", len(stored), len(tc.wantIDs))
+			}
+			ranWant := 0
+			for i, c := range stored {
+				text := resultText(t, c)
+				if c.ID() != tc.wantIDs[i] {
+					t.Errorf("call %d: id %q, want %q", i, c.ID(), tc.wantIDs[i])
+				}
+				if !utf8.ValidString(tc.ids[i]) {
+					if !c.IsError() || !strings.Contains(text, "not valid UTF-8") {
+						t.Errorf("call %d: isError %v, %q; want the refusal", i, c.IsError(), text)
+					}
+					continue
+				}
+				ranWant++
+				if c.IsError() || text != "out of "+tc.ids[i] {
+					t.Errorf("call %d: isError %v, %q; want its own output", i, c.IsError(), text)
+				}
+				arts := c.Results().Artifacts()
+				if len(arts) != 1 {
+					t.Fatalf("call %d: %d artifacts", i, len(arts))
+				}
+				if i < len(tc.keys) && tc.keys[i] != "" && arts[0].ID() != tc.keys[i] {
+					t.Errorf("call %d: artifact id %q, want %q", i, arts[0].ID(), tc.keys[i])
+				}
+				if err := spooledartifact.ValidateID(arts[0].ID()); err != nil {
+					t.Errorf("call %d: artifact id: %v", i, err)
+				}
+			}
+			if int(ran.Load()) != ranWant {
+				t.Errorf("the tool ran %d times, want %d", ran.Load(), ranWant)
 			}
 		})
 	}

@@ -2,6 +2,8 @@ package turnrunner
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -71,7 +73,10 @@ func (rt *runningTurns) keep(id string) bool {
 // MaxTurnIDLength is the longest Input.TurnID, in bytes, '%' and '/'
 // counting three each: the turn's spooled artifacts are stored under
 // "<turn id>/<tool call id>", and this leaves room within
-// spooledartifact.MaxIDLength for the tool call ids providers send.
+// spooledartifact.MaxIDLength for the tool call ids providers send. A call
+// id the spool store would refuse (too long, a control character) is
+// spooled under a key the runner derives instead: "call-" and 16 hex digits
+// of its SHA-256 (see [Runner.SpoolStore]).
 const MaxTurnIDLength = 80
 
 // scopeNameLength is the length of id as a spool scope name, which escapes
@@ -109,7 +114,13 @@ func (r *Runner) Store() dispatch.Store { return r.opts.Store }
 
 // SpoolStore returns the store tool output is spooled into
 // (Options.SpoolStore or the runner's own in-memory default). A turn's
-// artifacts live under the prefix "<turnID>/".
+// artifacts live under the prefix "<turnID>/" ('%' and '/' of the turn id
+// escaped as %25 and %2F), each under its tool call's id, unless the store
+// would refuse "<turnID>/<call id>" (spooledartifact.ValidateID: too long,
+// a control character) or another call of the turn took that key: then
+// under "call-" and 16 hex digits of the SHA-256 of the call id ("-2",
+// "-3"… appended if taken). The ToolCall keeps the model's id either way;
+// its artifact's ID is the key in the store.
 func (r *Runner) SpoolStore() spooledartifact.Store { return r.opts.SpoolStore }
 
 // Tools returns a clone of the runner's registry.
@@ -194,6 +205,7 @@ type TurnContext struct {
 	forgedKey string
 
 	mu           sync.Mutex
+	spoolKeys    map[string]bool // the keys the turn's calls spool under
 	systemPrompt *forge.Tokenizable
 	timeline     []dispatch.Entry
 	dc           *dispatch.Context
@@ -201,6 +213,32 @@ type TurnContext struct {
 
 // ID is the turn id.
 func (tc *TurnContext) ID() string { return tc.id }
+
+// spoolKey reserves the key the output of the call with id is spooled under
+// in the turn's scope: id itself when the spool store accepts the
+// qualified id ("<turn id>/<id>", see spooledartifact.ValidateID) and no
+// other call of the turn took it; otherwise "call-" and 16 hex digits of
+// the SHA-256 of id, with "-2", "-3"… appended if that is taken. The model
+// chooses call ids (too long, control characters): its call must not fail
+// to store after the handler ran.
+func (tc *TurnContext) spoolKey(id string) string {
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	if tc.spoolKeys == nil {
+		tc.spoolKeys = make(map[string]bool)
+	}
+	key := id
+	if tc.spoolKeys[key] || spooledartifact.ValidateID(tc.spool.Qualify(key)) != nil {
+		sum := sha256.Sum256([]byte(id))
+		base := "call-" + hex.EncodeToString(sum[:8])
+		key = base
+		for n := 2; tc.spoolKeys[key]; n++ {
+			key = base + "-" + strconv.Itoa(n)
+		}
+	}
+	tc.spoolKeys[key] = true
+	return key
+}
 
 // SystemPrompt is the system prompt (may be nil).
 func (tc *TurnContext) SystemPrompt() *forge.Tokenizable {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"golang.org/x/sync/errgroup"
@@ -40,7 +41,9 @@ type callRecord struct {
 	checksum string
 	created  time.Time
 	tool     *forge.Tool
-	run      bool // execute the handler
+	run      bool   // execute the handler
+	badID    bool   // the model's id was not valid UTF-8 (id holds it repaired)
+	spoolID  string // the key its output is spooled under (see TurnContext.spoolKey)
 
 	results     forge.Results
 	isError     bool
@@ -59,9 +62,15 @@ func (r *Runner) prepare(dc *dispatch.Context, calls []*callState) []*callRecord
 	recs := make([]*callRecord, len(calls))
 	seen := make(map[string]bool, len(calls))
 	for i, c := range calls {
-		id := c.id
-		if id == "" {
+		id, badID := c.id, false
+		switch {
+		case id == "":
 			id = "call_" + uuid.NewString()
+		case !utf8.ValidString(id):
+			// No persisted call (a JSON string) can carry it: the call is
+			// refused under the id a JSON encoder would have sent, each
+			// invalid byte a U+FFFD.
+			id, badID = string([]rune(id)), true
 		}
 		if _, dup := dc.ToolCall(id); dup || seen[id] {
 			base := id
@@ -78,7 +87,7 @@ func (r *Runner) prepare(dc *dispatch.Context, calls []*callState) []*callRecord
 		if len(raw) == 0 {
 			raw = []byte("{}")
 		}
-		rec := &callRecord{id: id, name: c.name, raw: raw, created: r.now(), inline: true}
+		rec := &callRecord{id: id, name: c.name, raw: raw, created: r.now(), inline: true, badID: badID}
 		rec.argsOK = json.Valid(raw) && raw[0] == '{'
 		rec.checksum = checksum(rec.name, rec.raw, rec.argsOK)
 		recs[i] = rec
@@ -263,6 +272,8 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 		r.announce(em, rec)
 		n := pending[rec.checksum] // identical calls this response already runs
 		switch {
+		case rec.badID:
+			rec.fail(r.now(), notExecuted("its tool-call id is not valid UTF-8 (shown with U+FFFD in place of the invalid bytes), so its result could not be recorded. Call the tool again."))
 		case !rec.argsOK:
 			rec.fail(r.now(), badArgsText(rec.raw))
 		default:
@@ -295,6 +306,7 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 				}
 			}
 			rec.run = true
+			rec.spoolID = tc.spoolKey(rec.id)
 			pending[rec.checksum]++
 		}
 		if !rec.run {
@@ -444,7 +456,11 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 			// the turn is being cancelled.
 			sctx = context.WithoutCancel(ctx)
 		}
-		a, err := r.spool(sctx, spoolStore, rec.id, t.ArtifactKind(), out)
+		key := rec.spoolID
+		if key == "" {
+			key = rec.id
+		}
+		a, err := r.spool(sctx, spoolStore, key, t.ArtifactKind(), out)
 		if err != nil {
 			switch {
 			case sctx.Err() != nil && ctx.Err() != nil:
