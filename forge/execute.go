@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"runtime/debug"
 	"time"
 
@@ -82,8 +83,13 @@ func (e *PanicError) Unwrap() error {
 //     on its own goroutine and Execute returns as soon as the deadline passes
 //     or ctx is cancelled, even if the handler ignores its context: that
 //     goroutine is then abandoned (its context is cancelled) and its late
-//     result discarded. A handler that honours ctx leaves nothing behind.
-//     Otherwise the handler runs on the calling goroutine.
+//     result discarded: a late ReaderOutput whose stream is an io.Closer is
+//     closed on that goroutine as soon as the handler returns it. A handler
+//     that honours ctx leaves nothing behind. Otherwise the handler runs on
+//     the calling goroutine.
+//   - A ReaderOutput returned together with an error is closed likewise
+//     (when an io.Closer) before Execute returns the error: only a
+//     delivered stream becomes the caller's to close.
 //   - A successful handler must return a non-empty Output (TextOutput("") is
 //     fine); OutputNone, nil media, nil readers and nil artifacts are
 //     ErrToolDownstreamError.
@@ -188,13 +194,23 @@ func (t *Tool) run(ctx context.Context, args map[string]any, typedArgs any, inv 
 		hctx, cancel = context.WithTimeout(ctx, t.opts.Timeout)
 		defer cancel()
 	}
-	ch := make(chan result, 1) // buffered: an abandoned handler never blocks
+	// Unbuffered, with abandoned closed when Execute gives up: the handler's
+	// goroutine then knows its result will never be received and releases
+	// it itself (no other goroutine outlives the handler's).
+	ch := make(chan result)
+	abandoned := make(chan struct{})
 	go func() {
 		// Sent from a defer so that a handler ending its goroutine with
 		// runtime.Goexit still settles the call instead of leaving Execute
 		// waiting (or reporting a timeout).
 		r := result{err: errHandlerExited}
-		defer func() { ch <- r }()
+		defer func() {
+			select {
+			case ch <- r:
+			case <-abandoned:
+				discard(r.out)
+			}
+		}()
 		r.out, r.err = t.call(hctx, args, typedArgs, inv)
 	}()
 	select {
@@ -206,12 +222,31 @@ func (t *Tool) run(ctx context.Context, args map[string]any, typedArgs any, inv 
 			return t.settle(ctx, hctx, r.out, r.err)
 		default:
 		}
+		close(abandoned)
 		return t.settle(ctx, hctx, Output{}, hctx.Err())
 	}
 }
 
+// discard releases an output that will never be delivered: a ReaderOutput's
+// stream is closed when it is an io.Closer, as the spooler would have. Its
+// error, or panic, has nobody to go to and is dropped.
+func discard(out Output) {
+	if out.kind != OutputReader {
+		return
+	}
+	c, ok := out.reader.(io.Closer)
+	if !ok || isNil(c) {
+		return
+	}
+	defer func() { _ = recover() }()
+	_ = c.Close()
+}
+
 // settle turns a handler outcome into Execute's result.
 func (t *Tool) settle(ctx, hctx context.Context, out Output, err error) (Output, error) {
+	if err != nil {
+		discard(out) // a stream returned with an error is never spooled
+	}
 	if err == nil {
 		if msg := out.check(); msg != "" {
 			return Output{}, ErrToolDownstreamError.With(errors.New(msg), "forge: tool %q failed", t.name)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -279,7 +280,7 @@ func TestExecuteTimeoutUncooperative(t *testing.T) {
 		t.Errorf("output = %v, want none", out.Kind())
 	}
 	close(release)
-	<-done // the abandoned goroutine finishes; its buffered send never blocks
+	<-done // the abandoned goroutine finishes: it never blocks on its send
 	goleak.VerifyNone(t)
 }
 
@@ -468,5 +469,66 @@ func TestExecuteHandlerArgumentError(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "lookahead") {
 		t.Fatalf("error lost the handler's text: %v", err)
+	}
+}
+
+// closeRecorder is a ReaderOutput stream that records its Close.
+type closeRecorder struct{ closed atomic.Bool }
+
+func (c *closeRecorder) Read([]byte) (int, error) { return 0, io.EOF }
+func (c *closeRecorder) Close() error             { c.closed.Store(true); return nil }
+
+// A ReaderOutput belongs to whoever spools it. When Execute returns without
+// handing it over (the handler returned it after its timeout or the caller's
+// cancellation, or together with an error), Execute closes it: an open file
+// or HTTP body must not leak.
+func TestExecuteClosesUndeliveredReaderOutput(t *testing.T) {
+	tests := []struct {
+		name    string
+		timeout time.Duration
+		cancel  bool  // cancel the caller's context once the handler runs
+		late    bool  // the handler returns only after Execute gave up
+		err     error // the handler's error
+		want    error
+	}{
+		{name: "late after timeout", timeout: 10 * time.Millisecond, late: true, want: context.DeadlineExceeded},
+		{name: "late after caller cancel", cancel: true, late: true, want: context.Canceled},
+		{name: "late with error after timeout", timeout: 10 * time.Millisecond, late: true, err: errors.New("boom"), want: context.DeadlineExceeded},
+		{name: "with error, calling goroutine", err: errors.New("boom"), want: ErrToolDownstreamError},
+		{name: "with error, own goroutine", timeout: time.Minute, err: errors.New("boom"), want: ErrToolDownstreamError},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rc := &closeRecorder{}
+			started, release, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
+			tool := mustTool(t, objSchema, func(ctx context.Context, _ map[string]any, _ Invocation) (Output, error) {
+				defer close(done)
+				close(started)
+				if tt.late {
+					<-ctx.Done()
+					<-release // e.g. a file opened before noticing
+				}
+				return ReaderOutput(rc), tt.err
+			}, &ToolOptions{Timeout: tt.timeout})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tt.cancel {
+				go func() { <-started; cancel() }()
+			}
+			out, err := tool.Execute(ctx, json.RawMessage(`{"a":1}`), Invocation{CallID: "c"}, nil)
+			if !errors.Is(err, tt.want) || out.Kind() != OutputNone {
+				t.Fatalf("Execute = %v, %v; want no output and %v", out.Kind(), err, tt.want)
+			}
+			close(release)
+			<-done
+			deadline := time.Now().Add(time.Second)
+			for !rc.closed.Load() && time.Now().Before(deadline) {
+				time.Sleep(time.Millisecond)
+			}
+			if !rc.closed.Load() {
+				t.Fatal("the undelivered ReaderOutput was never closed (a leaked file or body)")
+			}
+			goleak.VerifyNone(t)
+		})
 	}
 }

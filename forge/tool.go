@@ -86,7 +86,9 @@ func TextOutput(s string) Output { return Output{kind: OutputText, text: s} }
 func BytesOutput(b []byte) Output { return Output{kind: OutputBytes, bytes: b} }
 
 // ReaderOutput returns a stream to be spooled; the spooler closes it if it is
-// an io.Closer.
+// an io.Closer. A stream Tool.Execute does not deliver (the handler returned
+// it with an error, or after its timeout or the caller's cancellation made
+// Execute give up) is closed by Execute instead, when it is an io.Closer.
 func ReaderOutput(r io.Reader) Output { return Output{kind: OutputReader, reader: r} }
 
 // MediaOutput returns media results.
