@@ -48,26 +48,26 @@ type EstimatorFunc func(text string) (int, error)
 // Tokenizable is a text value with cached token estimates per encoding.
 // Safe for concurrent use.
 //
-// Estimates are cached per encoding together with the text they were
-// computed for, so a dynamic value whose text changes with the scope is
-// recounted rather than served a stale figure. Custom estimators are cached
-// per Estimators set and forgotten when that set changes.
+// Each encoding caches one estimate, the latest, together with the text it
+// was computed for and, for a custom estimator, the Estimators set and its
+// version: a dynamic value whose text changes with the scope is recounted
+// rather than served a stale figure, and a count made with another set, or
+// before its set changed, is recounted and replaces the old one. The cache
+// is bounded by the number of encodings counted, however many sets come
+// and go.
 type Tokenizable struct {
 	// mu guards every field: UnmarshalJSON may replace value and eval
 	// while another goroutine renders.
 	mu    sync.Mutex
 	value string
 	eval  Evaluator
-	cache map[cacheKey]cacheEntry
+	cache map[Encoding]cacheEntry
 }
 
-type cacheKey struct {
-	est *Estimators // nil for built-ins
-	gen uint64      // est's generation when counted
-	enc Encoding
-}
-
+// cacheEntry is an encoding's latest count and what it was counted from.
 type cacheEntry struct {
+	est  *Estimators // the set whose custom estimator counted; nil for a built-in
+	gen  uint64      // est's generation when counted
 	text string
 	n    int
 }
@@ -173,17 +173,16 @@ func (t *Tokenizable) EstimateTokensWith(est *Estimators, enc Encoding, scope Sc
 	if t == nil {
 		return est.Estimate(text, enc)
 	}
-	key := cacheKey{enc: enc}
 	var fn EstimatorFunc
+	var src *Estimators // the set fn comes from; nil for a built-in
+	var gen uint64
 	if est != nil {
-		var gen uint64
-		fn, gen = est.lookup(enc)
-		if fn != nil {
-			key.est, key.gen = est, gen
+		if f, g := est.lookup(enc); f != nil {
+			fn, src, gen = f, est, g
 		}
 	}
 	t.mu.Lock()
-	if e, ok := t.cache[key]; ok && e.text == text {
+	if e, ok := t.cache[enc]; ok && e.est == src && e.gen == gen && e.text == text {
 		t.mu.Unlock()
 		return e.n, nil
 	}
@@ -199,9 +198,9 @@ func (t *Tokenizable) EstimateTokensWith(est *Estimators, enc Encoding, scope Sc
 	}
 	t.mu.Lock()
 	if t.cache == nil {
-		t.cache = map[cacheKey]cacheEntry{}
+		t.cache = map[Encoding]cacheEntry{}
 	}
-	t.cache[key] = cacheEntry{text: text, n: n}
+	t.cache[enc] = cacheEntry{est: src, gen: gen, text: text, n: n}
 	t.mu.Unlock()
 	return n, nil
 }

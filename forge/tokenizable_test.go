@@ -137,6 +137,53 @@ func TestTokenizableCache(t *testing.T) {
 	}
 }
 
+// A long-lived Tokenizable counted with a fresh Estimators set each turn,
+// or with one set changed each turn, keeps one count per encoding: counts
+// made with a superseded set or generation are forgotten, as documented,
+// rather than kept (and the sets pinned) forever.
+func TestTokenizableCacheForgetsSupersededEstimators(t *testing.T) {
+	count := func(s string) (int, error) { return len(s), nil }
+	var same Estimators
+	tests := []struct {
+		name string
+		est  func(t *testing.T) *Estimators // the set for one turn
+	}{
+		{"fresh set each turn", func(t *testing.T) *Estimators {
+			est := new(Estimators)
+			if err := est.Register("custom", count); err != nil {
+				t.Fatal(err)
+			}
+			return est
+		}},
+		{"one set changed each turn", func(t *testing.T) *Estimators {
+			if err := same.Register("custom", count); err != nil {
+				t.Fatal(err)
+			}
+			return &same
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tok := NewTokenizable("hello world")
+			for range 100 {
+				est := tt.est(t)
+				if n, err := tok.EstimateTokensWith(est, "custom", nil); err != nil || n != 11 {
+					t.Fatalf("custom = %d, %v", n, err)
+				}
+				if _, err := tok.EstimateTokensWith(est, EncodingClaude, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tok.mu.Lock()
+			n := len(tok.cache)
+			tok.mu.Unlock()
+			if n != 2 {
+				t.Fatalf("cache holds %d entries for 2 encodings (superseded sets and generations kept alive)", n)
+			}
+		})
+	}
+}
+
 type iterScope struct{ fakeScope }
 
 func (s iterScope) Iteration() int { return 7 }
