@@ -69,8 +69,9 @@ func (e *PanicError) Unwrap() error {
 // ArtifactTools return an OutputText. obs may be nil.
 //
 // Details:
-//   - inv.Tool is set to the tool's name, inv.Meta to a copy of its Meta and
-//     inv.CallID, when empty, to canonical.Checksum(name, raw) over the raw
+//   - inv.Tool is set to the tool's name, inv.Meta to a copy of its Meta
+//     (deep through map[string]any and []any, as Tool.Meta) and inv.CallID,
+//     when empty, to canonical.Checksum(name, raw) over the raw
 //     (pre-validation) arguments; empty raw arguments hash as {}.
 //   - Arguments that canonical cannot hash are ErrInvalidToolArgs.
 //   - A LazySchema tool whose schema does not resolve returns
@@ -140,8 +141,9 @@ func (t *Tool) Execute(ctx context.Context, raw json.RawMessage, inv Invocation,
 
 var emptyObject = json.RawMessage("{}")
 
-// cloneArgs deep-copies decoded JSON (objects and arrays; the other values
-// are immutable).
+// cloneArgs deep-copies JSON-like values: nested map[string]any and []any
+// are copied, any other value is shared (decoded JSON's are immutable; a
+// tool's Meta may hold structs or pointers, which stay the caller's).
 func cloneArgs(m map[string]any) map[string]any {
 	if m == nil {
 		return nil

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
 	"reflect"
 	"sync"
 	"time"
@@ -33,7 +32,7 @@ type Invocation struct {
 	Tool   string         // the tool's name
 	ID     string         // the provider's call id, when known
 	CallID string         // canonical.Checksum(tool, raw args)
-	Meta   map[string]any // a copy of the tool's Meta; nil when it has none
+	Meta   map[string]any // a copy of the tool's Meta (see Tool.Meta); nil when it has none
 	Scope  Scope          // nil outside a dispatch
 }
 
@@ -179,7 +178,7 @@ type ToolOptions struct {
 	Trusted      bool           // render output in the trusted envelope
 	Ephemeral    bool           // dropped by Registry.PruneEphemeral
 	OnCollision  Collision      // "" means CollisionThrow
-	Meta         map[string]any // handed to the handler
+	Meta         map[string]any // handed to the handler; the tool keeps a copy, deep only as Tool.Meta says
 	Timeout      time.Duration  // per-call limit; 0 means none beyond the caller's context
 	// LazySchema declares the schema document machine-generated and
 	// trusted: construction does no schema work, and parsing and
@@ -390,7 +389,7 @@ func newTool(p *problems, name, description string, schema json.RawMessage, deri
 		}
 	}
 	if len(o.Meta) > 0 {
-		o.Meta = maps.Clone(o.Meta)
+		o.Meta = cloneArgs(o.Meta)
 	} else {
 		o.Meta = nil
 	}
@@ -526,12 +525,15 @@ func (t *Tool) OnCollision() Collision {
 // Timeout is the per-call limit, 0 for none.
 func (t *Tool) Timeout() time.Duration { return t.opts.Timeout }
 
-// Meta returns a copy of the tool's meta (an empty map when it has none).
+// Meta returns a copy of the tool's meta (an empty map when it has none),
+// deep through nested map[string]any and []any values, so changing it never
+// reaches the tool or a concurrent call. Other values (structs, pointers,
+// maps or slices of other types) are shared with the tool, not copied.
 func (t *Tool) Meta() map[string]any {
 	if t.opts.Meta == nil {
 		return map[string]any{}
 	}
-	return maps.Clone(t.opts.Meta)
+	return cloneArgs(t.opts.Meta)
 }
 
 // Definition returns the tool in the shape providers take.

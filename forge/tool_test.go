@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -62,6 +63,52 @@ func TestToolOptionsKept(t *testing.T) {
 	if tool.ArtifactKind().Name() != "CSVArtifact" || !tool.Trusted() || !tool.Ephemeral() ||
 		tool.OnCollision() != CollisionReplace || tool.Timeout() != time.Second {
 		t.Errorf("options not kept")
+	}
+}
+
+// Tool is immutable and Meta, Invocation.Meta and the stored options are
+// copies down through nested JSON-like values (map[string]any, []any): a
+// nested change through any of them, even from handlers running
+// concurrently, never reaches the tool's Meta (go test -race checks the
+// concurrent case).
+func TestToolMetaDeepCopy(t *testing.T) {
+	mutate := func(m map[string]any) {
+		m["cfg"].(map[string]any)["k"] = 2
+		m["list"].([]any)[0].(map[string]any)["k"] = 2
+	}
+	tests := []struct {
+		name string
+		// change mutates nested meta through one boundary; opts is the
+		// caller's meta, already handed to NewTool.
+		change func(tool *Tool, opts map[string]any)
+	}{
+		{"caller's options after NewTool", func(_ *Tool, opts map[string]any) { mutate(opts) }},
+		{"Meta's result", func(tool *Tool, _ map[string]any) { mutate(tool.Meta()) }},
+		{"Invocation.Meta in concurrent calls", func(tool *Tool, _ map[string]any) {
+			var wg sync.WaitGroup
+			for range 4 {
+				wg.Go(func() {
+					if _, err := tool.Execute(context.Background(), json.RawMessage(`{"a":1}`), Invocation{}, nil); err != nil {
+						t.Error(err)
+					}
+				})
+			}
+			wg.Wait()
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			meta := map[string]any{"cfg": map[string]any{"k": 1}, "list": []any{map[string]any{"k": 1}}}
+			tool := mustTool(t, objSchema, func(_ context.Context, _ map[string]any, inv Invocation) (Output, error) {
+				mutate(inv.Meta) // the handler's copy
+				return TextOutput(""), nil
+			}, &ToolOptions{Meta: meta})
+			tt.change(tool, meta)
+			want := map[string]any{"cfg": map[string]any{"k": 1}, "list": []any{map[string]any{"k": 1}}}
+			if diff := cmp.Diff(want, tool.Meta()); diff != "" {
+				t.Errorf("the tool's meta changed (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
