@@ -61,7 +61,9 @@
 // with [NewToolCall] from a [RawToolCall]. Arguments are always a JSON
 // object; the checksum is a required input ([ToolCall.VerifyChecksum]
 // recomputes it); [Results] hold exactly one of a [Tokenizable], artifacts
-// or media. Inline defaults to true: producers and middleware decide when a
+// or media; a text result is the call's own read-only copy of the
+// Tokenizable given (a dynamic one keeps its evaluator, and its text stays
+// live). Inline defaults to true: producers and middleware decide when a
 // result is surfaced as a handle instead. Bad input is
 // [ErrInvalidInitialToolCallValue] naming every field at fault. MarshalJSON
 // writes the persisted form with artifacts and media referenced by id;

@@ -62,6 +62,9 @@ type Tokenizable struct {
 	value string
 	eval  Evaluator
 	cache map[Encoding]cacheEntry
+	// readOnly marks a ToolCall's own text (see sealedCopy): UnmarshalJSON
+	// refuses it. Set before the value is shared and never changed.
+	readOnly bool
 }
 
 // cacheEntry is an encoding's latest count and what it was counted from.
@@ -145,7 +148,15 @@ func (t *Tokenizable) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON sets a static value from a JSON string, dropping any cache.
 // It is safe to call while other goroutines render t: they see the old text
 // or the new, never a mix.
+//
+// The text of a ToolCall (its Results().Text()) is read-only, as the call
+// is immutable: UnmarshalJSON refuses it with ErrInvalidInitialToolCallValue
+// and leaves it unchanged. Decode into a new Tokenizable instead.
 func (t *Tokenizable) UnmarshalJSON(data []byte) error {
+	if t.readOnly { // never changes once t is shared: no lock needed
+		return ErrInvalidInitialToolCallValue.With(nil,
+			"forge: json.Unmarshal cannot change the text of a ToolCall, which is immutable: decode into a new Tokenizable")
+	}
 	var s string
 	if err := json.Unmarshal(data, &s); err != nil {
 		return fmt.Errorf("forge: tokenizable: %w", err)
@@ -154,6 +165,16 @@ func (t *Tokenizable) UnmarshalJSON(data []byte) error {
 	defer t.mu.Unlock()
 	t.value, t.eval, t.cache = s, nil, nil
 	return nil
+}
+
+// sealedCopy returns a read-only Tokenizable with t's text source (its text,
+// or its evaluator), for a ToolCall to own; t itself when already read-only.
+func (t *Tokenizable) sealedCopy() *Tokenizable {
+	if t.readOnly {
+		return t
+	}
+	value, eval := t.state()
+	return &Tokenizable{value: value, eval: eval, readOnly: true}
 }
 
 // EstimateTokens estimates the tokens of the text under enc with the built-in

@@ -87,7 +87,9 @@ func (r Results) Kind() ResultKind {
 	return ResultNone
 }
 
-// Text returns the Tokenizable, or nil.
+// Text returns the Tokenizable, or nil. In a ToolCall's Results it is the
+// call's own, read-only copy (see NewToolCall): json.Unmarshal into it fails
+// and leaves it unchanged.
 func (r Results) Text() *Tokenizable { return r.text }
 
 // Artifacts returns the artifacts, or nil.
@@ -141,7 +143,12 @@ type ToolCall struct {
 //   - Checksum is 64 lowercase hex digits. It is not recomputed here; see
 //     VerifyChecksum.
 //   - Results is one of the three shapes, arrays non-empty, no nil entries,
-//     artifacts and media with a non-empty ID; the slices are copied.
+//     artifacts and media with a non-empty ID; the slices are copied. A
+//     Tokenizable is copied into one the call owns, read-only (UnmarshalJSON
+//     into it fails), so changing the caller's never reaches the call; a
+//     call's own (from Results or Raw) is shared as is. A static text is
+//     fixed; a dynamic one keeps its evaluator and stays live, rendered
+//     against each scope from whatever the evaluator reads.
 //   - CreatedAt is required. A zero UpdatedAt means CreatedAt. CompletedAt
 //     is required when IsComplete and must be zero otherwise. UpdatedAt and
 //     CompletedAt may not precede CreatedAt. Every time lies in years
@@ -292,7 +299,7 @@ func normalizeResults(v any) (Results, string) {
 	case Results:
 		switch {
 		case r.text != nil:
-			return r, ""
+			return normalizeResults(r.text)
 		case len(r.artifacts) > 0:
 			return normalizeResults(r.artifacts)
 		case len(r.media) > 0:
@@ -308,7 +315,7 @@ func normalizeResults(v any) (Results, string) {
 		if r == nil {
 			return Results{}, "nil Tokenizable"
 		}
-		return Results{text: r}, ""
+		return Results{text: r.sealedCopy()}, ""
 	case *media.Media:
 		return normalizeResults([]*media.Media{r})
 	case []*media.Media:
