@@ -346,11 +346,23 @@ func (s *DiskStore) List(ctx context.Context, prefix string) ([]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// Read the directory and the memory map under one read lock: Write
+	// moves an id between them (rename then delete from s.mem, or the
+	// reverse) under the write lock, so an id that exists throughout is in
+	// one or the other. Nothing here takes s.mu again or waits on a Write.
+	s.mu.RLock()
 	entries, err := os.ReadDir(s.dir)
 	if err != nil {
+		s.mu.RUnlock()
 		return nil, err
 	}
 	set := map[string]bool{}
+	for id := range s.mem {
+		if strings.HasPrefix(id, prefix) {
+			set[id] = true
+		}
+	}
+	s.mu.RUnlock()
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), tempPrefix) || !e.Type().IsRegular() {
 			continue
@@ -359,13 +371,6 @@ func (s *DiskStore) List(ctx context.Context, prefix string) ([]string, error) {
 			set[id] = true
 		}
 	}
-	s.mu.RLock()
-	for id := range s.mem {
-		if strings.HasPrefix(id, prefix) {
-			set[id] = true
-		}
-	}
-	s.mu.RUnlock()
 	ids := make([]string, 0, len(set))
 	for id := range set {
 		ids = append(ids, id)
