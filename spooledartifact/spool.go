@@ -13,8 +13,9 @@ import (
 // stream. A nil kind means PlainKind; a kind that is not a Kind (a media
 // type, say) gives ErrNotAnArtifactKind and stores nothing. r is closed if it
 // is an io.Closer, as forge.ReaderOutput promises. With a *Scope the
-// artifact's ID is the scoped id (Scope.Qualify), so it resolves against the
-// underlying store too.
+// artifact's ID is the id in the scope's base store ([Scope.BaseID]:
+// qualified by the scope and every Scope it is nested in), so it resolves
+// against that store (a [Resolver] over it, say).
 func Spool(ctx context.Context, store Store, id string, kind forge.ArtifactKind, r io.Reader) (forge.Artifact, error) {
 	if c, ok := r.(io.Closer); ok {
 		defer c.Close()
@@ -32,7 +33,7 @@ func Spool(ctx context.Context, store Store, id string, kind forge.ArtifactKind,
 	}
 	artID := id
 	if s, ok := store.(*Scope); ok {
-		artID = s.Qualify(id)
+		artID = s.BaseID(id)
 	}
 	return k.Wrap(ctx, artID, reader)
 }
@@ -51,7 +52,8 @@ func SpoolString(ctx context.Context, store Store, id string, kind forge.Artifac
 // scope's prefix starts another's: the Cleanup of scope "t1" never touches
 // the artifacts of scope "t1/x" (prefix "t1%2Fx/"). A Scope over a Scope
 // nests: its ids live under the outer prefix, and the outer Cleanup removes
-// them too.
+// them too. The base store of a scope is the first store under it that is
+// not a Scope; [Scope.BaseID] is an id's name there.
 type Scope struct {
 	store  Store
 	prefix string
@@ -91,8 +93,23 @@ func escapeScopeName(name string) string {
 // "%25" and "%2F") and '/'.
 func (s *Scope) Prefix() string { return s.prefix }
 
-// Qualify returns the id in the underlying store of the scope's id.
+// Qualify returns the id in the underlying store (the one the scope was
+// made over) of the scope's id: the scope's prefix and id. Over another
+// Scope that is not yet the id the base store holds: see BaseID.
 func (s *Scope) Qualify(id string) string { return s.prefix + id }
+
+// BaseID returns the id in the base store of the scope's id: id qualified
+// by the scope and then by every Scope it is nested in, innermost first
+// ("session/turn/call" for id "call" of scope "turn" over scope "session").
+// It is the id the base store validates ([ValidateID]) and holds, and the
+// ID [Spool] gives the artifact. Without nesting it is Qualify(id).
+func (s *Scope) BaseID(id string) string {
+	id = s.Qualify(id)
+	for o, ok := s.store.(*Scope); ok; o, ok = o.store.(*Scope) {
+		id = o.Qualify(id)
+	}
+	return id
+}
 
 // Write stores r under the scoped id.
 func (s *Scope) Write(ctx context.Context, id string, r io.Reader) (Reader, error) {

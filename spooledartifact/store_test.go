@@ -3,6 +3,7 @@ package spooledartifact
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -576,6 +577,64 @@ func TestDiskListDuringSpill(t *testing.T) {
 		}
 		if err := <-done; err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestSpoolThroughNestedScopes checks that an artifact spooled through a
+// Scope nested in other Scopes is named by its id in the base store, so it
+// resolves there (Read, a Resolver), and that Cleanup of each scope removes
+// it. Spool used to qualify the id by the innermost scope only.
+func TestSpoolThroughNestedScopes(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		names  []string // outermost first
+		wantID string
+	}{
+		{[]string{"turn"}, "turn/call1"},
+		{[]string{"session", "turn"}, "session/turn/call1"},
+		{[]string{"user", "session/1", "turn"}, "user/session%2F1/turn/call1"},
+	} {
+		for name, base := range stores(t) {
+			t.Run(fmt.Sprintf("%d scopes/%s", len(tt.names), name), func(t *testing.T) {
+				var scopes []*Scope
+				var store Store = base
+				for _, n := range tt.names {
+					sc := NewScope(store, n, nil)
+					scopes = append(scopes, sc)
+					store = sc
+				}
+				inner := scopes[len(scopes)-1]
+				if got := inner.BaseID("call1"); got != tt.wantID {
+					t.Errorf("BaseID = %q, want %q", got, tt.wantID)
+				}
+				art, err := SpoolString(ctx, inner, "call1", nil, "hello\n")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if art.ID() != tt.wantID {
+					t.Errorf("artifact ID %q, want %q", art.ID(), tt.wantID)
+				}
+				if ids, _ := base.List(ctx, ""); !cmp.Equal(ids, []string{tt.wantID}) {
+					t.Fatalf("base store holds %q, want [%s]", ids, tt.wantID)
+				}
+				if _, err := base.Read(ctx, art.ID()); err != nil {
+					t.Errorf("artifact ID %q does not resolve against the base store: %v", art.ID(), err)
+				}
+				got, err := (Resolver{Store: base}).ResolveArtifact(ctx, PlainKind{}.Name(), art.ID())
+				if err != nil {
+					t.Fatalf("Resolver over the base store: %v", err)
+				}
+				if text, _ := got.(*Artifact).ReadAll(ctx); string(text) != "hello\n" {
+					t.Errorf("resolved artifact reads %q", text)
+				}
+				if n, err := scopes[0].Cleanup(ctx); n != 1 || err != nil {
+					t.Errorf("outermost Cleanup = %d, %v, want 1", n, err)
+				}
+				if _, err := base.Read(ctx, art.ID()); !errors.Is(err, ErrNotFound) {
+					t.Errorf("after Cleanup, Read = %v, want ErrNotFound", err)
+				}
+			})
 		}
 	}
 }

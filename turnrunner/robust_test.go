@@ -464,6 +464,72 @@ func TestPanicOnTheTurnGoroutineFailsTheTurn(t *testing.T) {
 	}
 }
 
+// With a spooledartifact.Scope as SpoolStore, a call's output is stored in
+// the scope's base store under "<scope>/<turn id>/<key>": the key is
+// derived when that whole id would be too long (not only "<turn id>/<id>"),
+// and the artifact's ID is that id, so it resolves against the base store.
+// The runner used to check only "<turn id>/<id>": an id that fit there but
+// not under the scope's prefix failed to store after the tool ran.
+func TestSpoolStoreScopeQualifiesCallIDs(t *testing.T) {
+	const turnID, session = "t", "session"
+	prefix := session + "/" + turnID + "/"
+	derived := func(id string) string {
+		sum := sha256.Sum256([]byte(id))
+		return "call-" + hex.EncodeToString(sum[:8])
+	}
+	fits := strings.Repeat("a", spooledartifact.MaxIDLength-len(prefix))
+	fitsTurnOnly := strings.Repeat("b", spooledartifact.MaxIDLength-len(turnID+"/"))
+	for _, tc := range []struct {
+		name, id, wantID string
+	}{
+		{"plain id", "c1", prefix + "c1"},
+		{"id at the length limit with the scope", fits, prefix + fits},
+		{"id over the limit only with the scope", fitsTurnOnly, prefix + derived(fitsTurnOnly)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			base := spooledartifact.NewMemoryStore()
+			echo, err := forge.NewTool("echo", "echo", objectSchema,
+				func(_ context.Context, _ map[string]any, inv forge.Invocation) (forge.Output, error) {
+					return forge.TextOutput("out of " + inv.ID), nil
+				}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := scripted.New(scripted.Use(scripted.Call{ID: tc.id, Name: "echo", Args: `{"q":"x"}`}), scripted.Say("ok"))
+			r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo},
+				SpoolStore: spooledartifact.NewScope(base, session, nil)})
+			evs := run(t, r, turnrunner.Input{TurnID: turnID, Prompt: "go"})
+			if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+				t.Fatalf("TurnEnd %s %v", end.Status, end.Err)
+			}
+			stored := storedCalls(t, r, turnID)
+			if len(stored) != 1 {
+				t.Fatalf("%d stored calls, want 1", len(stored))
+			}
+			c := stored[0]
+			want := "out of " + tc.id
+			if text := resultText(t, c); c.IsError() || text != want {
+				t.Fatalf("call: isError %v, %q; want %q", c.IsError(), text, want)
+			}
+			arts := c.Results().Artifacts()
+			if len(arts) != 1 {
+				t.Fatalf("%d artifacts, want 1", len(arts))
+			}
+			if arts[0].ID() != tc.wantID {
+				t.Fatalf("artifact ID %q, want %q", arts[0].ID(), tc.wantID)
+			}
+			a, err := (spooledartifact.Resolver{Store: base}).ResolveArtifact(ctx, arts[0].Kind(), arts[0].ID())
+			if err != nil {
+				t.Fatalf("Resolver over the base store: %v", err)
+			}
+			if got, _ := a.(*spooledartifact.Artifact).ReadAll(ctx); string(got) != want {
+				t.Errorf("resolved artifact reads %q, want %q", got, want)
+			}
+		})
+	}
+}
+
 // A model-chosen tool-call id the spool store would refuse as part of
 // "<turn id>/<id>" (too long, a control character) no longer makes a
 // successful tool's output fail to store after the handler ran: the output

@@ -120,7 +120,10 @@ func (r *Runner) Store() dispatch.Store { return r.opts.Store }
 // a control character) or another call of the turn took that key: then
 // under "call-" and 16 hex digits of the SHA-256 of the call id ("-2",
 // "-3"… appended if taken). The ToolCall keeps the model's id either way;
-// its artifact's ID is the key in the store.
+// its artifact's ID is the key in the store. When the store is itself a
+// spooledartifact.Scope, the key is the id in that scope's base store
+// (Scope.BaseID, with the scope's prefixes) and the length check counts
+// them too: resolve such artifacts against the base store.
 func (r *Runner) SpoolStore() spooledartifact.Store { return r.opts.SpoolStore }
 
 // Tools returns a clone of the runner's registry.
@@ -215,8 +218,9 @@ type TurnContext struct {
 func (tc *TurnContext) ID() string { return tc.id }
 
 // spoolKey reserves the key the output of the call with id is spooled under
-// in the turn's scope: id itself when the spool store accepts the
-// qualified id ("<turn id>/<id>", see spooledartifact.ValidateID) and no
+// in the turn's scope: id itself when the base store accepts the fully
+// qualified id (tc.spool.BaseID: "<turn id>/<id>", under the prefixes of a
+// SpoolStore that is itself a Scope; see spooledartifact.ValidateID) and no
 // other call of the turn took it; otherwise "call-" and 16 hex digits of
 // the SHA-256 of id, with "-2", "-3"… appended if that is taken. The model
 // chooses call ids (too long, control characters): its call must not fail
@@ -228,7 +232,7 @@ func (tc *TurnContext) spoolKey(id string) string {
 		tc.spoolKeys = make(map[string]bool)
 	}
 	key := id
-	if tc.spoolKeys[key] || spooledartifact.ValidateID(tc.spool.Qualify(key)) != nil {
+	if tc.spoolKeys[key] || spooledartifact.ValidateID(tc.spool.BaseID(key)) != nil {
 		sum := sha256.Sum256([]byte(id))
 		base := "call-" + hex.EncodeToString(sum[:8])
 		key = base
