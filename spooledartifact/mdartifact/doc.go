@@ -11,16 +11,17 @@
 //
 // # Structural index
 //
-// The first query builds the index in one streaming scan that keeps
-// metadata only (Index), following the reference's rules: front matter only
-// when line 0 is "---" and a closing "---" is on one of the first 200 lines
-// (its lines are then not scanned); ATX headings are 1 to 6 '#' then a space
-// or tab (up to three leading spaces, closing '#'s dropped); fences are three
-// or more backticks or tildes, closed by the same character at least as
-// long, and an unclosed fence runs to the last line. A heading's EndLine is
-// the line before the next heading of the same or shallower depth, or the
-// last line. Lines are 0-based and every range is inclusive at both ends,
-// so a heading's or section's range can be passed back as is.
+// The first query builds the index in one streaming scan that keeps metadata
+// only (Index), following the reference's rules: front matter only when line
+// 0 is "---" and a closing "---" is on one of the first 200 lines (its lines
+// are then not scanned); ATX headings are 1 to 6 '#' then a space, a tab or
+// the end of the line (up to three leading spaces, closing '#'s dropped; "#"
+// alone is a heading with empty text, as in CommonMark and the AST); fences
+// are three or more backticks or tildes, closed by the same character at
+// least as long, and an unclosed fence runs to the last line. A heading's
+// EndLine is the line before the next heading of the same or shallower
+// depth, or the last line. Lines are 0-based and every range is inclusive at
+// both ends, so a heading's or section's range can be passed back as is.
 //
 // # Parsed queries
 //

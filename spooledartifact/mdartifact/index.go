@@ -164,8 +164,10 @@ func (x *indexer) classify(i int, line []byte) {
 		}
 		x.fence, x.fenceLen, x.fenceLine, x.fenceLang = c, n, i, firstWord(info)
 	case '#':
+		// CommonMark: 1-6 '#' then the end of the line or a space or tab;
+		// "#" alone, or "# #" (a closing sequence), is an empty heading.
 		n := run(body, '#')
-		if n > 6 || n == len(body) || (body[n] != ' ' && body[n] != '\t') {
+		if n > 6 || (n < len(body) && body[n] != ' ' && body[n] != '\t') {
 			return
 		}
 		x.idx.Headings = append(x.idx.Headings, Heading{Depth: n, Text: headingText(body[n:]), StartLine: i})

@@ -108,7 +108,7 @@ func TestIndex(t *testing.T) {
 			}}},
 		{"closing sequence and indent", "  ## Title ##  \r\n#\tTab\n# #hash#", mdartifact.Index{LineCount: 3,
 			Headings: []mdartifact.Heading{{2, "Title", 0, 0}, {1, "Tab", 1, 1}, {1, "#hash#", 2, 2}}}},
-		{"not headings", "#x\n####### seven\n    # indented code\n#", mdartifact.Index{LineCount: 4}},
+		{"not headings", "#x\n####### seven\n    # indented code\n\\#", mdartifact.Index{LineCount: 4}},
 		{"fences", "```go run\nx\n```\n~~~\n```\n~~~~\n````\n```\n", mdartifact.Index{LineCount: 9,
 			CodeBlocks: []mdartifact.CodeBlock{{"go", 0, 2}, {"", 3, 5}, {"", 6, 8}}}},
 		{"inline backticks are not a fence", "``` a ` b\n# H", mdartifact.Index{LineCount: 2,
@@ -154,6 +154,66 @@ func TestIndex(t *testing.T) {
 			}
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("index (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestEmptyATXHeadings checks that an ATX heading with no text (a run of
+// 1-6 '#' followed by the end of the line, or by spaces and tabs and maybe
+// a closing sequence) is indexed, as CommonMark and goldmark (the AST) have
+// it, so the section before it ends there. The index used to skip "#" and
+// "##" alone on a line.
+func TestEmptyATXHeadings(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name string
+		doc  string
+		want []mdartifact.Heading
+	}{
+		{"#", "# A\ntext\n#\nafter\n", []mdartifact.Heading{{1, "A", 0, 1}, {1, "", 2, 4}}},
+		{"##", "## A\ntext\n##\nafter", []mdartifact.Heading{{2, "A", 0, 1}, {2, "", 2, 3}}},
+		{"### and spaces", "### A\ntext\n###   \nafter", []mdartifact.Heading{{3, "A", 0, 1}, {3, "", 2, 3}}},
+		{"# and a tab", "# A\ntext\n#\t\nafter", []mdartifact.Heading{{1, "A", 0, 1}, {1, "", 2, 3}}},
+		{"closing sequence only", "# A\ntext\n# #\nafter", []mdartifact.Heading{{1, "A", 0, 1}, {1, "", 2, 3}}},
+		{"CRLF", "# A\r\ntext\r\n##\r\nafter", []mdartifact.Heading{{1, "A", 0, 3}, {2, "", 2, 3}}},
+		{"at end of file without newline", "# A\ntext\n#", []mdartifact.Heading{{1, "A", 0, 1}, {1, "", 2, 2}}},
+		{"six", "###### A\n######", []mdartifact.Heading{{6, "A", 0, 0}, {6, "", 1, 1}}},
+		{"seven is text", "# A\n#######\nafter", []mdartifact.Heading{{1, "A", 0, 2}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := mdartifact.New("md", newMem(t, tt.doc), mdartifact.Kind{})
+			hs, err := a.Headings(ctx, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, hs); diff != "" {
+				t.Errorf("headings (-want +got):\n%s", diff)
+			}
+			// The index agrees with goldmark on the headings' depths and texts.
+			root, err := a.AST(ctx, 0, -1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			type dt struct {
+				Depth int
+				Text  string
+			}
+			var fromAST, fromIndex []dt
+			for _, n := range root.Children {
+				if n.Type == "heading" {
+					var text strings.Builder
+					for _, c := range n.Children {
+						text.WriteString(c.Value)
+					}
+					fromAST = append(fromAST, dt{n.Depth, text.String()})
+				}
+			}
+			for _, h := range hs {
+				fromIndex = append(fromIndex, dt{h.Depth, h.Text})
+			}
+			if diff := cmp.Diff(fromAST, fromIndex); diff != "" {
+				t.Errorf("index headings differ from the AST's (-ast +index):\n%s", diff)
 			}
 		})
 	}
