@@ -43,9 +43,10 @@ type DiskOptions struct {
 //
 // Replacement is atomic: a new version is written to a temporary file in the
 // directory and renamed over the old one. A Reader is a snapshot: it keeps
-// the file version it opened, so after a replace or a Delete it goes on
-// returning the old bytes (never a mix) until it is closed or collected,
-// while Read returns the new version.
+// the file version it opened, so after a replace it goes on returning the
+// old bytes (never a mix) until it is closed or collected, while Read
+// returns the new version. Removing the id (Delete, Sweep) closes it: see
+// below.
 //
 // A reader of a spilled artifact holds an open file and implements
 // io.Closer: close it when done. The store keeps track of the readers it
@@ -314,8 +315,10 @@ func (s *DiskStore) release(id string) {
 	}
 }
 
-// Delete removes id and reports whether it existed. Open readers keep their
-// snapshot.
+// Delete removes id and reports whether it existed. It closes every open
+// reader of a spilled version, so the disk space is freed at once: a later
+// query on such a reader fails with an error that matches ErrNotFound.
+// Readers of an in-memory version keep their snapshot.
 func (s *DiskStore) Delete(ctx context.Context, id string) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err

@@ -386,6 +386,41 @@ func TestDeleteClosesReaders(t *testing.T) {
 	}
 }
 
+// TestDiskDeleteClosesSpilledReaders checks what DiskStore.Delete's doc
+// says of open readers: a reader of a spilled version is closed, and a
+// later query on it fails with ErrNotFound, while a reader of an in-memory
+// version keeps its snapshot. (The doc used to say every open reader kept
+// its snapshot.)
+func TestDiskDeleteClosesSpilledReaders(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name    string
+		spill   int64
+		wantErr error
+	}{
+		{"spilled", -1, ErrNotFound},
+		{"in memory", 0, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := mustDisk(t, &DiskOptions{SpillThreshold: tt.spill})
+			r, err := WriteString(ctx, s, "id", "a\nb\n")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c, ok := r.(io.Closer); ok {
+				defer c.Close()
+			}
+			if ok, err := s.Delete(ctx, "id"); !ok || err != nil {
+				t.Fatalf("Delete = %v, %v", ok, err)
+			}
+			line, ok, err := r.Line(ctx, 0)
+			if !errors.Is(err, tt.wantErr) || (tt.wantErr == nil && (!ok || string(line) != "a")) {
+				t.Fatalf("after Delete, Line(0) = %q, %v, %v; want error %v", line, ok, err, tt.wantErr)
+			}
+		})
+	}
+}
+
 // TestScopeNamesAreDisjoint checks that no scope's Cleanup or List reaches
 // into another scope whose name extends its own.
 func TestScopeNamesAreDisjoint(t *testing.T) {
