@@ -142,9 +142,11 @@ func (l *limitedBody) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	// Ask for one byte more than allowed so an exact-size body ends cleanly
-	// and an oversize one is caught without reading further.
-	if int64(len(p)) > l.left+1 {
-		p = p[:l.left+1]
+	// and an oversize one is caught without reading further. Compare as
+	// len(p)-1 > left: left+1 would overflow for a limit of math.MaxInt64
+	// (and a limit comes from persisted data via ResolveReader).
+	if int64(len(p))-1 > l.left {
+		p = p[:l.left+1] // left < len(p)-1, so left+1 fits
 	}
 	n, err := l.rc.Read(p)
 	if int64(n) <= l.left {

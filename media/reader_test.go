@@ -3,10 +3,12 @@ package media_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
 	"io/fs"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -308,6 +310,88 @@ func TestHTTPReaderCancel(t *testing.T) {
 	cancel2()
 	if _, err := r.Open(done); !errors.Is(err, context.Canceled) || !errors.Is(err, media.ErrMediaFetchFailed) {
 		t.Errorf("Open on a cancelled context: %v", err)
+	}
+}
+
+// TestHTTPReaderLimitNearMaxInt64 reads through HTTP limits at and near the
+// int64 edge, set directly and resolved from a stored locator (persisted
+// data picks the limit): a huge limit is no limit in practice, so every
+// reading path must return the body whole, never panic; small limits keep
+// their exact edge.
+func TestHTTPReaderLimitNearMaxInt64(t *testing.T) {
+	body := []byte("hello, world") // 12 bytes
+	b64 := base64.StdEncoding.EncodeToString(body)
+	srv, client := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/chunked" { // no Content-Length: only the body's limit applies
+			w.Write(body[:5])
+			w.(http.Flusher).Flush()
+			w.Write(body[5:])
+			return
+		}
+		w.Write(body)
+	})
+	tests := []struct {
+		limit int64
+		ok    bool
+	}{
+		{math.MaxInt64, true},
+		{math.MaxInt64 - 1, true},
+		{math.MaxInt64 - 12, true},
+		{math.MaxInt64 / 2, true},
+		{1 << 62, true},
+		{13, true},
+		{12, true},
+		{11, false},
+		{1, false},
+	}
+	for _, path := range []string{"/length", "/chunked"} {
+		for _, tt := range tests {
+			name := path[1:] + "/" + strconv.FormatInt(tt.limit, 10)
+			direct, err := media.NewHTTPReader(srv.URL+path, &media.HTTPOptions{Client: client, MaxBytes: tt.limit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			loc, _ := json.Marshal(map[string]any{"url": srv.URL + path, "maxBytes": tt.limit})
+			stored, err := media.ResolveReader(media.Descriptor{Tag: media.TagHTTP, Locator: loc},
+				&media.ResolveOptions{HTTP: &media.HTTPOptions{Client: client}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := stored.(*media.HTTPReader).MaxBytes(); got != tt.limit {
+				t.Fatalf("%s: resolved limit %d, want %d", name, got, tt.limit)
+			}
+			for how, r := range map[string]media.Reader{"direct": direct, "stored": stored} {
+				t.Run(name+"/"+how, func(t *testing.T) {
+					check := func(what string, err error, ok bool) {
+						t.Helper()
+						if tt.ok && (err != nil || !ok) {
+							t.Errorf("%s: err = %v, ok = %v; want the whole body", what, err, ok)
+						}
+						if !tt.ok && !errors.Is(err, media.ErrMediaTooLarge) {
+							t.Errorf("%s: err = %v, want ErrMediaTooLarge", what, err)
+						}
+					}
+					m := mediaOver(t, r, "text/plain")
+					noPanic(t, "Open+ReadAll", func() {
+						got, err := readAll(t, t.Context(), r)
+						check("Open+ReadAll", err, bytes.Equal(got, body))
+					})
+					noPanic(t, "Bytes", func() {
+						got, err := m.Bytes(t.Context(), 0)
+						check("Bytes", err, bytes.Equal(got, body))
+					})
+					noPanic(t, "Base64", func() {
+						got, err := m.Base64(t.Context())
+						check("Base64", err, got == b64)
+					})
+					noPanic(t, "WriteBase64", func() {
+						var buf bytes.Buffer
+						err := m.WriteBase64(t.Context(), &buf)
+						check("WriteBase64", err, buf.String() == b64)
+					})
+				})
+			}
+		}
 	}
 }
 
