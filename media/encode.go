@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"strings"
 )
 
@@ -22,8 +23,8 @@ func preallocHint(size, limit int64) int {
 		return 0
 	}
 	size = min(size, maxPrealloc)
-	if limit > 0 {
-		size = min(size, limit+1)
+	if limit > 0 && limit < size { // not min(size, limit+1): limit+1 can overflow
+		size = limit + 1
 	}
 	return int(size)
 }
@@ -40,7 +41,10 @@ func (m *Media) Bytes(ctx context.Context, limit int64) ([]byte, error) {
 	}
 	defer rc.Close()
 	var src io.Reader = rc
-	if limit > 0 {
+	// Read one byte past limit to tell "exactly limit" from "longer". At
+	// math.MaxInt64, limit+1 would overflow (and io.LimitReader would yield
+	// nothing); no stream can exceed that limit, so read without one.
+	if limit > 0 && limit < math.MaxInt64 {
 		src = io.LimitReader(rc, limit+1)
 	}
 	b, err := readAll(src, hint)

@@ -162,6 +162,12 @@ func TestBytesLimit(t *testing.T) {
 		{"unknown size at limit", oneByteReader{data}, 10, true},
 		{"unknown size over limit", oneByteReader{data}, 9, false},
 		{"no limit", oneByteReader{data}, 0, true},
+		// limit+1 would overflow: a huge limit is no limit in practice.
+		{"known size, MaxInt64 limit", media.NewMemoryReader(data), math.MaxInt64, true},
+		{"unknown size, MaxInt64 limit", oneByteReader{data}, math.MaxInt64, true},
+		{"known size, MaxInt64-1 limit", media.NewMemoryReader(data), math.MaxInt64 - 1, true},
+		{"unknown size, MaxInt64-1 limit", oneByteReader{data}, math.MaxInt64 - 1, true},
+		{"unknown size, 1<<62 limit", oneByteReader{data}, 1 << 62, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -309,7 +315,7 @@ func TestSizeIsOnlyAHint(t *testing.T) {
 	for _, size := range []int64{1 << 50, math.MaxInt64, 1 << 62, 6, 2, 0, -1, -7, math.MinInt64} {
 		t.Run(strconv.FormatInt(size, 10), func(t *testing.T) {
 			m := mediaOver(t, sizeLiar{data, size}, "image/png")
-			for _, limit := range []int64{0, 5, 10} {
+			for _, limit := range []int64{0, 5, 10, 1 << 62, math.MaxInt64 - 1, math.MaxInt64} {
 				noPanic(t, "Bytes", func() {
 					got, err := m.Bytes(t.Context(), limit)
 					if err != nil || !bytes.Equal(got, data) {
