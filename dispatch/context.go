@@ -47,7 +47,9 @@ type Config struct {
 	Stash *Stash
 	// Store persists mutations; nil means a new MemoryStore.
 	Store Store
-	// Loop is the loop-guard policy (zero value: defaults, on).
+	// Loop is the loop-guard policy (zero value: defaults, on). It is
+	// copied, PerTool included: changing the map later does not change
+	// the guard.
 	Loop LoopPolicy
 	// WaitFor opens gates; nil makes WaitFor return ErrGateNotSupported.
 	WaitFor WaitFunc
@@ -122,7 +124,7 @@ func New(cfg Config) (*Context, error) {
 	}
 	c := &Context{
 		id: cfg.DispatchID, turnID: cfg.TurnID, stash: cfg.Stash, store: cfg.Store,
-		loop: cfg.Loop, waitFor: cfg.WaitFor, log: cfg.Log, now: cfg.Now, systemPrompt: cfg.SystemPrompt,
+		loop: cfg.Loop.clone(), waitFor: cfg.WaitFor, log: cfg.Log, now: cfg.Now, systemPrompt: cfg.SystemPrompt,
 		timeline: append([]Entry(nil), cfg.Timeline...), pos: make(map[entryKey]int, len(cfg.Timeline)),
 		counts: make(map[string]int), own: make(map[string]string), ownCounts: make(map[string]int),
 		blocked: make(map[string]int),
@@ -202,8 +204,9 @@ func (c *Context) Tools() *forge.Registry { return c.tools }
 // Stash is the turn's key/value bag.
 func (c *Context) Stash() *Stash { return c.stash }
 
-// Loop is the loop-guard policy.
-func (c *Context) Loop() LoopPolicy { return c.loop }
+// Loop returns a copy of the loop-guard policy, PerTool included: changing
+// it does not change the guard.
+func (c *Context) Loop() LoopPolicy { return c.loop.clone() }
 
 // Timeline returns a copy of the turn's entries in order.
 func (c *Context) Timeline() []Entry {

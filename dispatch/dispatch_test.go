@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -179,6 +181,77 @@ func TestCheckRepeat(t *testing.T) {
 	}
 	if _, err := dispatch.New(dispatch.Config{TurnID: "t", Loop: dispatch.LoopPolicy{MaxIterations: -1}}); !errors.Is(err, dispatch.ErrInvalidContext) {
 		t.Errorf("negative policy: %v", err)
+	}
+}
+
+// TestLoopPolicyIsCopied checks New copies Config.Loop's PerTool map and
+// Loop returns a copy: editing either map afterwards leaves the guard as
+// configured.
+func TestLoopPolicyIsCopied(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(caller, returned map[string]dispatch.ToolLoopPolicy)
+	}{
+		{"caller changes an entry", func(caller, _ map[string]dispatch.ToolLoopPolicy) {
+			caller["t"] = dispatch.ToolLoopPolicy{Disabled: true}
+		}},
+		{"caller deletes an entry", func(caller, _ map[string]dispatch.ToolLoopPolicy) { delete(caller, "t") }},
+		{"caller adds an entry", func(caller, _ map[string]dispatch.ToolLoopPolicy) {
+			caller["u"] = dispatch.ToolLoopPolicy{MaxIdenticalCalls: 9}
+		}},
+		{"Loop's copy changes an entry", func(_, returned map[string]dispatch.ToolLoopPolicy) {
+			returned["t"] = dispatch.ToolLoopPolicy{MaxIdenticalCalls: 1}
+		}},
+		{"Loop's copy deletes an entry", func(_, returned map[string]dispatch.ToolLoopPolicy) { delete(returned, "t") }},
+		{"Loop's copy adds an entry", func(_, returned map[string]dispatch.ToolLoopPolicy) {
+			returned["u"] = dispatch.ToolLoopPolicy{Disabled: true}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			per := map[string]dispatch.ToolLoopPolicy{"t": {MaxIdenticalCalls: 5}}
+			c := newCtx(t, dispatch.Config{Loop: dispatch.LoopPolicy{PerTool: per}})
+			tt.edit(per, c.Loop().PerTool)
+			want := map[string]dispatch.ToolLoopPolicy{"t": {MaxIdenticalCalls: 5}}
+			if d := cmp.Diff(want, c.Loop().PerTool); d != "" {
+				t.Errorf("PerTool (-want +got):\n%s", d)
+			}
+			for tool, limit := range map[string]int{"t": 5, "u": dispatch.DefaultMaxIdenticalCalls} {
+				if got := c.CheckRepeat(tool, "sum", 0).Limit; got != limit {
+					t.Errorf("%s: guard limit %d, want %d", tool, got, limit)
+				}
+			}
+		})
+	}
+}
+
+// TestLoopPolicyEditsDoNotRace edits the caller's PerTool map and the one
+// Loop returns while tools read the guard: the Context is documented safe
+// for concurrent use (run with -race).
+func TestLoopPolicyEditsDoNotRace(t *testing.T) {
+	per := map[string]dispatch.ToolLoopPolicy{"t": {MaxIdenticalCalls: 5}}
+	c := newCtx(t, dispatch.Config{Loop: dispatch.LoopPolicy{PerTool: per}})
+	sum := call(t, "a", "t", `{}`).Checksum()
+	var wg sync.WaitGroup
+	wg.Go(func() { // tools reading the guard
+		for range 500 {
+			c.CheckRepeat("t", sum, 0)
+			c.GuardRepeat("t", sum, 0)
+		}
+	})
+	wg.Go(func() { // middleware editing "its copy" of the policy
+		for i := range 500 {
+			c.Loop().PerTool["x"+strconv.Itoa(i%10)] = dispatch.ToolLoopPolicy{Disabled: true}
+		}
+	})
+	wg.Go(func() { // the caller reusing its map
+		for i := range 500 {
+			per["y"+strconv.Itoa(i%10)] = dispatch.ToolLoopPolicy{MaxIdenticalCalls: 1}
+		}
+	})
+	wg.Wait()
+	if got := c.CheckRepeat("t", sum, 0).Limit; got != 5 {
+		t.Errorf("guard limit %d, want 5", got)
 	}
 }
 

@@ -1,5 +1,7 @@
 package dispatch
 
+import "maps"
+
 // Loop-guard defaults, used when the corresponding LoopPolicy field is 0.
 const (
 	// DefaultMaxIterations caps the model calls of one dispatch, the final
@@ -39,6 +41,13 @@ type ToolLoopPolicy struct {
 	MaxIdenticalCalls int
 	// Disabled exempts the tool from the repeat check.
 	Disabled bool
+}
+
+// clone returns p with its own copy of PerTool, so that the copy and p
+// share no map.
+func (p LoopPolicy) clone() LoopPolicy {
+	p.PerTool = maps.Clone(p.PerTool)
+	return p
 }
 
 // Validate reports negative limits as ErrInvalidLoopPolicy.
