@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -293,6 +294,43 @@ func TestMessageAndThoughtValidation(t *testing.T) {
 			}
 			if th != nil && tt.raw.Payload != nil && (th.Replayable("openai") || !th.Replayable("anthropic")) {
 				t.Error("replay filter")
+			}
+		})
+	}
+}
+
+// TestThoughtReplayable pins the replay filter: a thought without a payload
+// tagged "" or PlainText replays to any adapter; any other tag, with or
+// without a payload, only to adapters listing it.
+func TestThoughtReplayable(t *testing.T) {
+	sig := json.RawMessage(`{"sig":"x"}`)
+	tests := []struct {
+		name    string
+		payload json.RawMessage
+		tag     string
+		want    map[string]bool // compat list (comma-joined) -> replayable
+	}{
+		{"plain, no tag", nil, "", map[string]bool{"": true, "openai": true}},
+		{"plain, plain-text tag", nil, dispatch.PlainText, map[string]bool{"": true, "openai": true}},
+		{"plain, vendor tag", nil, "anthropic", map[string]bool{"": false, "openai": false, "anthropic": true, "openai,anthropic": true}},
+		{"opaque", sig, "anthropic", map[string]bool{"": false, "openai": false, "anthropic": true, "openai,anthropic": true}},
+		{"opaque, plain-text tag", sig, dispatch.PlainText, map[string]bool{"": false, "openai": false, dispatch.PlainText: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			th, err := dispatch.NewThought(dispatch.RawThought{ID: "t", Content: forge.NewTokenizable("because"),
+				Payload: tt.payload, ReplayCompatibility: tt.tag})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for list, want := range tt.want {
+				var compat []string
+				if list != "" {
+					compat = strings.Split(list, ",")
+				}
+				if got := th.Replayable(compat...); got != want {
+					t.Errorf("Replayable(%q) = %v, want %v", compat, got, want)
+				}
 			}
 		})
 	}

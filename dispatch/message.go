@@ -105,7 +105,11 @@ type RawThought struct {
 	Content *forge.Tokenizable
 	// Payload is opaque vendor data (a signature, redacted thinking); when set,
 	// ReplayCompatibility is required and Content may be empty.
-	Payload             json.RawMessage
+	Payload json.RawMessage
+	// ReplayCompatibility tags the thought for replay filtering (see
+	// [Thought.Replayable]). Without a Payload it is optional: "" or
+	// [PlainText] lets any model take the thought, any other tag limits it
+	// to adapters accepting that tag, as for an opaque thought.
 	ReplayCompatibility string
 	CreatedAt           time.Time // zero means now
 	UpdatedAt           time.Time // zero means CreatedAt
@@ -165,12 +169,14 @@ func (t *Thought) Content() *forge.Tokenizable { return t.content }
 // Payload is the opaque vendor data, or nil.
 func (t *Thought) Payload() json.RawMessage { return bytes.Clone(t.payload) }
 
-// ReplayCompatibility tags the payload for replay filtering.
+// ReplayCompatibility tags the thought for replay filtering.
 func (t *Thought) ReplayCompatibility() string { return t.replayCompatibility }
 
 // Replayable reports whether an adapter accepting the tags in compat may
-// send the thought back: plain thoughts always, opaque ones only when their
-// tag is listed.
+// send the thought back: a thought without a payload tagged "" or
+// [PlainText] always; any other only when its tag is listed. That includes
+// a thought without a payload carrying a vendor tag (its text may be
+// vendor-specific reasoning): the tag, not the payload, decides.
 func (t *Thought) Replayable(compat ...string) bool {
 	if t.payload == nil && (t.replayCompatibility == "" || t.replayCompatibility == PlainText) {
 		return true
