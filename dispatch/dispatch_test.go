@@ -276,6 +276,8 @@ func TestMessageAndThoughtValidation(t *testing.T) {
 			}
 		})
 	}
+	evaluated := 0
+	dynamic := forge.NewDynamicTokenizable(func(forge.Scope) (string, error) { evaluated++; return "", nil })
 	thoughts := []struct {
 		name string
 		raw  dispatch.RawThought
@@ -283,6 +285,9 @@ func TestMessageAndThoughtValidation(t *testing.T) {
 	}{
 		{"plain", dispatch.RawThought{ID: "t", Content: txt}, true},
 		{"plain without content", dispatch.RawThought{ID: "t"}, false},
+		// A Tokenizable counts as present without being evaluated.
+		{"plain with empty content", dispatch.RawThought{ID: "t", Content: forge.NewTokenizable("")}, true},
+		{"plain with dynamic content", dispatch.RawThought{ID: "t", Content: dynamic}, true},
 		{"opaque", dispatch.RawThought{ID: "t", Payload: json.RawMessage(`{"sig":"x"}`), ReplayCompatibility: "anthropic"}, true},
 		{"opaque without tag", dispatch.RawThought{ID: "t", Payload: json.RawMessage(`"x"`)}, false},
 	}
@@ -296,6 +301,9 @@ func TestMessageAndThoughtValidation(t *testing.T) {
 				t.Error("replay filter")
 			}
 		})
+	}
+	if evaluated != 0 {
+		t.Errorf("NewThought evaluated a dynamic Content %d times", evaluated)
 	}
 }
 

@@ -126,8 +126,12 @@ type Thought struct {
 }
 
 // NewThought validates raw: a non-empty ID; with a Payload (opaque mode) a
-// ReplayCompatibility tag; without one (plain mode) non-empty Content. A
-// failure is ErrInvalidInitialThought naming every field at fault.
+// ReplayCompatibility tag; without one (plain mode) a Content. As in the
+// original, a Tokenizable counts as present without being evaluated: its
+// text is never checked, so an empty one is accepted. (A dynamic one could
+// not be checked up front anyway, and a streamed thought block may end
+// with no text.) A failure is ErrInvalidInitialThought naming every field
+// at fault.
 func NewThought(raw RawThought) (*Thought, error) {
 	var p []string
 	if raw.ID == "" {
