@@ -1,6 +1,7 @@
 package scripted
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -68,8 +69,29 @@ type Model struct {
 	requests []*turnrunner.Request
 }
 
-// New returns a model that plays steps in order.
-func New(steps ...Step) *Model { return &Model{steps: slices.Clone(steps)} }
+// New returns a model that plays steps in order. It keeps its own copy of
+// the steps: changing them (their slices, payload or usage) afterwards does
+// not change the script.
+func New(steps ...Step) *Model {
+	steps = slices.Clone(steps)
+	for i := range steps {
+		steps[i] = steps[i].clone()
+	}
+	return &Model{steps: steps}
+}
+
+// clone returns s sharing no slice or pointer with it.
+func (s Step) clone() Step {
+	s.Thoughts = slices.Clone(s.Thoughts)
+	s.ThoughtPayload = bytes.Clone(s.ThoughtPayload)
+	s.Text = slices.Clone(s.Text)
+	s.Calls = slices.Clone(s.Calls)
+	if s.Usage != nil {
+		u := *s.Usage
+		s.Usage = &u
+	}
+	return s
+}
 
 // NewFunc returns a model that asks fn for every step.
 func NewFunc(fn Func) *Model { return &Model{fn: fn} }
@@ -125,7 +147,8 @@ func (m *Model) step(ctx context.Context, req *turnrunner.Request) (Step, error)
 
 // Play streams one step into yield (the Stream body, exported so other
 // test doubles can reuse it). It stops early when yield returns false or
-// ctx ends (yielding ctx's error).
+// ctx ends (yielding ctx's error). A thought Part's Payload is a copy the
+// consumer owns: editing it never changes the step.
 func Play(ctx context.Context, s Step, yield func(turnrunner.Part, error) bool) {
 	emit := func(p turnrunner.Part) bool {
 		if err := ctx.Err(); err != nil {
@@ -140,7 +163,7 @@ func Play(ctx context.Context, s Step, yield func(turnrunner.Part, error) bool) 
 		}
 	}
 	if len(s.ThoughtPayload) > 0 || s.ReplayCompatibility != "" {
-		if !emit(turnrunner.Part{Kind: turnrunner.PartThought, Payload: s.ThoughtPayload, ReplayCompatibility: s.ReplayCompatibility}) {
+		if !emit(turnrunner.Part{Kind: turnrunner.PartThought, Payload: bytes.Clone(s.ThoughtPayload), ReplayCompatibility: s.ReplayCompatibility}) {
 			return
 		}
 	}

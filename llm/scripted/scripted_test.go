@@ -148,15 +148,93 @@ func TestCallPieces(t *testing.T) {
 }
 
 // New keeps its own copy of the steps.
+// TestNewCopiesSteps edits the steps given to New, in every part a step
+// shares by reference: the model plays the script it was given.
 func TestNewCopiesSteps(t *testing.T) {
-	steps := []scripted.Step{scripted.Say("one")}
-	m := scripted.New(steps...)
-	steps[0] = scripted.Say("two")
-	parts, err := collect(context.Background(), m, &turnrunner.Request{})
+	script := func() []scripted.Step {
+		return []scripted.Step{{
+			Thoughts: []string{"hmm"}, ThoughtPayload: []byte(`{"sig":"A"}`), ReplayCompatibility: "v",
+			Text:  []string{"one"},
+			Calls: []scripted.Call{{ID: "c", Name: "t", Args: `{}`}},
+			Usage: &turnrunner.Usage{InputTokens: 1},
+		}}
+	}
+	want, err := collect(context.Background(), scripted.New(script()...), &turnrunner.Request{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if parts[0].Text != "one" {
-		t.Errorf("the model played %q, want the step it was given", parts[0].Text)
+	tests := []struct {
+		name string
+		edit func(steps []scripted.Step)
+	}{
+		{"step", func(s []scripted.Step) { s[0] = scripted.Say("two") }},
+		{"thoughts", func(s []scripted.Step) { s[0].Thoughts[0] = "other" }},
+		{"thought payload", func(s []scripted.Step) { s[0].ThoughtPayload[8] = 'Z' }},
+		{"text", func(s []scripted.Step) { s[0].Text[0] = "two" }},
+		{"calls", func(s []scripted.Step) { s[0].Calls[0].Name = "u" }},
+		{"usage", func(s []scripted.Step) { s[0].Usage.InputTokens = 9 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			steps := script()
+			m := scripted.New(steps...)
+			tt.edit(steps)
+			parts, err := collect(context.Background(), m, &turnrunner.Request{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(want, parts); d != "" {
+				t.Errorf("the model did not play the step it was given (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestThoughtPayloadIsACopy edits the Payload of a streamed thought part
+// (the consumer owns what it is handed): replaying the step, from a script
+// after Reset or by Play from a Func's step, streams the original payload.
+func TestThoughtPayloadIsACopy(t *testing.T) {
+	const payload = `{"sig":"A"}`
+	step := func() scripted.Step {
+		return scripted.Step{Thoughts: []string{"x"}, ThoughtPayload: []byte(payload), ReplayCompatibility: "v"}
+	}
+	shared := step() // a Func handing out the same step each time
+	tests := []struct {
+		name   string
+		model  *scripted.Model
+		replay func(m *scripted.Model)
+	}{
+		{"script after Reset", scripted.New(step()), (*scripted.Model).Reset},
+		{"Func's step", scripted.NewFunc(func(context.Context, *turnrunner.Request) (scripted.Step, error) {
+			return shared, nil
+		}), func(*scripted.Model) {}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for round := range 2 {
+				parts, err := collect(context.Background(), tt.model, &turnrunner.Request{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				seen := 0
+				for _, p := range parts {
+					if p.Payload == nil {
+						continue
+					}
+					seen++
+					if string(p.Payload) != payload {
+						t.Errorf("round %d: payload %s, want %s", round, p.Payload, payload)
+					}
+					p.Payload[8] = 'Z' // the consumer edits its part
+				}
+				if seen != 1 {
+					t.Fatalf("round %d: %d parts with a payload, want 1", round, seen)
+				}
+				tt.replay(tt.model)
+			}
+			if string(shared.ThoughtPayload) != payload {
+				t.Errorf("the Func's step now holds %s", shared.ThoughtPayload)
+			}
+		})
 	}
 }
