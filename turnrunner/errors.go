@@ -37,7 +37,7 @@ var (
 	ErrShortCircuited     = &forge.Error{Code: CodeShortCircuited, Status: 500}
 	// ErrNextCalledTwice is what a middleware's second call of next returns.
 	ErrNextCalledTwice = &forge.Error{Code: CodeNextCalledTwice, Status: 500}
-	// ErrNextCalledLate is what a next called after its chain returned
+	// ErrNextCalledLate is what a next called after its middleware returned
 	// (from a goroutine the middleware left running) returns; it does nothing.
 	ErrNextCalledLate        = &forge.Error{Code: CodeNextCalledLate, Status: 500}
 	ErrModel                 = &forge.Error{Code: CodeModel, Status: 500}

@@ -35,8 +35,9 @@ type Next func(ctx context.Context) error
 // Not calling next (and not failing) is E_PIPELINE_SHORT_CIRCUITED; calling
 // it twice returns ErrNextCalledTwice. next may be called from another
 // goroutine, but before the middleware returns: a next still running then is
-// waited for, and one called after the chain returned does nothing and
-// returns ErrNextCalledLate (no work of the turn outlives it). The same holds
+// waited for (and runs the middlewares inside it and the rest as usual),
+// and one called after the middleware returned does nothing and returns
+// ErrNextCalledLate (no work of the turn outlives it). The same holds
 // for a DispatchMiddleware's next.
 type TurnMiddleware func(ctx context.Context, tc *TurnContext, next Next) error
 

@@ -14,26 +14,28 @@ import (
 // middleware's body is skipped but the chain continues, so an aborted run
 // never looks short-circuited. A panicking middleware is an error.
 //
-// A next may be called from another goroutine. One called after the chain
-// returned (from a goroutine the middleware left behind) does nothing and
-// returns ErrNextCalledLate: the turn's work never outlives runOnion. One
-// that started before the chain returned is waited for, so whatever it does
-// (the core included) is over when runOnion returns, and its outcome counts.
+// A next may be called from another goroutine. One called after the
+// middleware it was handed to returned (from a goroutine that middleware
+// left behind) does nothing and returns ErrNextCalledLate: the turn's work
+// never outlives runOnion. One that started before its middleware returned
+// is waited for, and runs the rest of the chain (inner middlewares, the
+// core) as usual: whatever it does is over when runOnion returns, and its
+// outcome counts.
 func runOnion[T any, M ~func(context.Context, T, Next) error](ctx context.Context, v T, mws []M, core Next) (reached bool, err error) {
 	var (
-		mu       sync.Mutex // guards entered, coreRun and ended
+		mu       sync.Mutex // guards entered, returned and coreRun
 		entered  = make([]bool, len(mws)+1)
+		returned = make([]bool, len(mws)+1) // frame i is over: its next is late
 		coreRun  bool
-		ended    bool           // the chain returned: every later next fails at once
-		inFlight sync.WaitGroup // calls started before the chain returned
+		inFlight sync.WaitGroup // frames running; a late next is refused, so none starts after Wait
 	)
 	var call func(ctx context.Context, i int) error
 	call = func(ctx context.Context, i int) (err error) {
 		mu.Lock()
 		switch {
-		case ended:
+		case i > 0 && returned[i-1]:
 			mu.Unlock()
-			return ErrNextCalledLate.With(nil, "turnrunner: middleware %d called next after its pipeline returned", i-1)
+			return ErrNextCalledLate.With(nil, "turnrunner: middleware %d called next after it returned", i-1)
 		case entered[i]:
 			mu.Unlock()
 			return ErrNextCalledTwice.With(nil, "turnrunner: middleware %d called next twice", i-1)
@@ -42,9 +44,14 @@ func runOnion[T any, M ~func(context.Context, T, Next) error](ctx context.Contex
 		if i == len(mws) {
 			coreRun = true
 		}
-		inFlight.Add(1)
+		inFlight.Add(1) // the caller's frame is still counted: never concurrent with a zero count
 		mu.Unlock()
-		defer inFlight.Done()
+		defer func() {
+			mu.Lock()
+			returned[i] = true
+			mu.Unlock()
+			inFlight.Done()
+		}()
 		if i == len(mws) {
 			if core == nil {
 				return nil
@@ -62,9 +69,6 @@ func runOnion[T any, M ~func(context.Context, T, Next) error](ctx context.Contex
 		return mws[i](ctx, v, func(ctx context.Context) error { return call(ctx, i+1) })
 	}
 	err = call(ctx, 0)
-	mu.Lock()
-	ended = true
-	mu.Unlock()
 	inFlight.Wait()
 	mu.Lock()
 	defer mu.Unlock()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/turnrunner"
 )
 
@@ -229,6 +230,73 @@ func TestNextFromAGoroutineNeverOutlivesTheChain(t *testing.T) {
 			}
 			if n := len(ofType[turnrunner.DispatchEnd](evs)); n != 1 {
 				t.Errorf("%d DispatchEnd events, want 1", n)
+			}
+		})
+	}
+}
+
+// TestInFlightNextRunsTheInnerMiddlewares checks that a next still running
+// when its middleware returned is not only waited for but also reaches the
+// core through the middlewares inside it: only a next whose own middleware
+// has returned is late.
+func TestInFlightNextRunsTheInnerMiddlewares(t *testing.T) {
+	for _, dispatchLevel := range []bool{false, true} {
+		name := "turn"
+		if dispatchLevel {
+			name = "dispatch"
+		}
+		t.Run(name, func(t *testing.T) {
+			var wg sync.WaitGroup
+			defer wg.Wait()
+			var outerOnce, innerOnce sync.Once
+			entered := make(chan struct{})
+			innerErr := make(chan error, 1)
+			outer := func(ctx context.Context, next turnrunner.Next) error {
+				first := false
+				outerOnce.Do(func() { first = true })
+				if !first { // later iterations (dispatch) pass through
+					return next(ctx)
+				}
+				wg.Add(1)
+				go func() { defer wg.Done(); _ = next(ctx) }()
+				<-entered // next is in flight when this middleware returns
+				return nil
+			}
+			inner := func(ctx context.Context, next turnrunner.Next) error {
+				first := false
+				innerOnce.Do(func() { first = true })
+				if !first {
+					return next(ctx)
+				}
+				close(entered)
+				time.Sleep(20 * time.Millisecond) // the outer middleware has returned by now
+				err := next(ctx)
+				innerErr <- err
+				return err
+			}
+			o := &turnrunner.Options{}
+			if dispatchLevel {
+				o.DispatchInput = []turnrunner.DispatchMiddleware{
+					func(ctx context.Context, _ *dispatch.Context, next turnrunner.Next) error { return outer(ctx, next) },
+					func(ctx context.Context, _ *dispatch.Context, next turnrunner.Next) error { return inner(ctx, next) },
+				}
+			} else {
+				o.TurnInput = []turnrunner.TurnMiddleware{
+					func(ctx context.Context, _ *turnrunner.TurnContext, next turnrunner.Next) error {
+						return outer(ctx, next)
+					},
+					func(ctx context.Context, _ *turnrunner.TurnContext, next turnrunner.Next) error {
+						return inner(ctx, next)
+					},
+				}
+			}
+			r := newRunner(t, scripted.New(scripted.Say("ok")), o)
+			end := turnEnd(t, run(t, r, turnrunner.Input{Prompt: "go"}))
+			if err := <-innerErr; err != nil {
+				t.Errorf("the inner middleware's next returned %v", err)
+			}
+			if end.Status != turnrunner.TurnCompleted {
+				t.Errorf("TurnEnd %s %v, want completed", end.Status, end.Err)
 			}
 		})
 	}
