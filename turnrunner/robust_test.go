@@ -464,6 +464,26 @@ func TestPanicOnTheTurnGoroutineFailsTheTurn(t *testing.T) {
 	}
 }
 
+// listPanicStore panics when its entries are listed: a SpoolStore whose
+// cleanup at turn end panics.
+type listPanicStore struct{ *spooledartifact.MemoryStore }
+
+func (listPanicStore) List(context.Context, string) ([]string, error) { panic("list broke") }
+
+// A panic in the end-of-turn cleanup of the spool store fails the turn like
+// any panic on the turn's goroutine. The recovery cleaned up again, so the
+// second panic escaped it and crashed the process with no TurnEnd.
+func TestPanicInArtifactCleanupFailsTheTurn(t *testing.T) {
+	r := newRunner(t, scripted.New(scripted.Say("ok")), &turnrunner.Options{
+		SpoolStore:       listPanicStore{spooledartifact.NewMemoryStore()},
+		CleanupArtifacts: true,
+	})
+	end := turnEnd(t, run(t, r, turnrunner.Input{Prompt: "go"}))
+	if end.Status != turnrunner.TurnFailed || end.Err == nil || !strings.Contains(end.Err.Error(), "list broke") {
+		t.Fatalf("TurnEnd %s %v, want failed with the cleanup's panic", end.Status, end.Err)
+	}
+}
+
 // With a spooledartifact.Scope as SpoolStore, a call's output is stored in
 // the scope's base store under "<scope>/<turn id>/<key>": the key is
 // derived when that whole id would be too long (not only "<turn id>/<id>"),

@@ -459,7 +459,12 @@ func (r *Runner) runTurn(ctx context.Context, tc *TurnContext, em *emitter, in I
 		err := panicError("turn", p)
 		r.emitError(em, "", 0, err)
 		if r.cleanup {
-			_, _ = tc.spool.Cleanup(context.WithoutCancel(ctx))
+			// The panic may have come from the store's cleanup itself:
+			// a second one must not escape either.
+			func() {
+				defer func() { _ = recover() }()
+				_, _ = tc.spool.Cleanup(context.WithoutCancel(ctx))
+			}()
 		}
 		end := r.safeNow()
 		if start.IsZero() {
