@@ -389,7 +389,11 @@ func newTool(p *problems, name, description string, schema json.RawMessage, deri
 		}
 	}
 	if len(o.Meta) > 0 {
-		o.Meta = cloneArgs(o.Meta)
+		if err := checkMeta(o.Meta); err != "" {
+			p.add("meta: %s", err)
+		} else {
+			o.Meta = cloneArgs(o.Meta)
+		}
 	} else {
 		o.Meta = nil
 	}
@@ -529,6 +533,9 @@ func (t *Tool) Timeout() time.Duration { return t.opts.Timeout }
 // deep through nested map[string]any and []any values, so changing it never
 // reaches the tool or a concurrent call. Other values (structs, pointers,
 // maps or slices of other types) are shared with the tool, not copied.
+// NewTool refuses a Meta it cannot copy so: one whose map[string]any and
+// []any values nest deeper than 100 levels (a map or slice containing
+// itself does) or number more than 100 000.
 func (t *Tool) Meta() map[string]any {
 	if t.opts.Meta == nil {
 		return map[string]any{}

@@ -639,3 +639,53 @@ func typedCall[T any](t *testing.T, tool *Tool, raw string, got *T, want T, bad 
 		t.Errorf("args (-want +got):\n%s", diff)
 	}
 }
+
+// A Meta that cannot be deep-copied is refused when the tool is built: a
+// map or slice containing itself made the copy recurse until the stack
+// overflowed (a fatal error, the process gone), and one held many times
+// over made it explode. Deep but finite Meta within the bounds is kept.
+func TestToolMetaThatCannotBeCopied(t *testing.T) {
+	h := func(context.Context, map[string]any, Invocation) (Output, error) { return TextOutput(""), nil }
+	selfMap := map[string]any{"name": "x"}
+	selfMap["self"] = selfMap
+	selfSlice := []any{1}
+	selfSlice[0] = selfSlice
+	fanOut := map[string]any{}
+	fanOut["a"], fanOut["b"] = fanOut, fanOut
+	shared := map[string]any{"leaf": 1}
+	for range 30 { // 2^30 paths through 30 shared levels
+		shared = map[string]any{"a": shared, "b": shared}
+	}
+	deep := map[string]any{}
+	for range maxMetaDepth - 1 {
+		deep = map[string]any{"d": deep}
+	}
+	for _, tc := range []struct {
+		name string
+		meta map[string]any
+		ok   bool
+	}{
+		{"map containing itself", selfMap, false},
+		{"slice containing itself", map[string]any{"s": selfSlice}, false},
+		{"map held twice by itself", fanOut, false},
+		{"map shared over many levels", shared, false},
+		{"deep but finite", deep, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tool, err := NewTool("t", "d", objSchema, h, &ToolOptions{Meta: tc.meta})
+			if tc.ok {
+				if err != nil {
+					t.Fatalf("NewTool: %v", err)
+				}
+				if diff := cmp.Diff(tc.meta, tool.Meta()); diff != "" {
+					t.Errorf("Meta (-want +got):\n%s", diff)
+				}
+				return
+			}
+			if !errors.Is(err, ErrInvalidInitialToolValue) {
+				t.Fatalf("err = %v, want ErrInvalidInitialToolValue", err)
+			}
+			mentionsAll(t, err, "meta")
+		})
+	}
+}
