@@ -18,10 +18,15 @@
 // the end of the line (up to three leading spaces, closing '#'s dropped; "#"
 // alone is a heading with empty text, as in CommonMark and the AST); fences
 // are three or more backticks or tildes, closed by the same character at
-// least as long, and an unclosed fence runs to the last line. A heading's
-// EndLine is the line before the next heading of the same or shallower
-// depth, or the last line. Lines are 0-based and every range is inclusive at
-// both ends, so a heading's or section's range can be passed back as is.
+// least as long, and an unclosed fence runs to the last line. A fence may
+// follow list item and block quote markers ("- ```sh", "1. ~~~", "> ```",
+// found as for MaxNesting): its closing fence is then indented as the
+// container's content, and a line out of the container (a '>' missing, or
+// indented less than the list item's content) ends it on the line before.
+// A line after such markers is no heading. A heading's EndLine is the line
+// before the next heading of the same or shallower depth, or the last
+// line. Lines are 0-based and every range is inclusive at both ends, so a
+// heading's or section's range can be passed back as is.
 //
 // # Parsed queries
 //

@@ -15,7 +15,7 @@ func FuzzIndex(f *testing.F) {
 	for _, s := range []string{
 		"", "# A\n## B\n", "---\na: 1\n---\n# H", "---\n# H", "```go\ncode\n", "~~~\n```\n~~~", "  ### x ###\r\n",
 		"[a](b \"t\") ![i](j)\n<https://x>", "| a |\n|---|\n| b |", "- [x] done\n- [ ] todo", "> q\n>\n> > nested",
-		"\xff\xfe# \xc0", "#\t\n######\n",
+		"\xff\xfe# \xc0", "#\t\n######\n", "- ```sh\n  # x\n  ```\n# b", "> - ```\n>   a\n\n# b", "1.  ~~~\n   ~~~\n",
 	} {
 		f.Add(s)
 	}

@@ -74,7 +74,8 @@ type Index struct {
 	// Headings are the ATX headings in document order, outside fences and
 	// front matter.
 	Headings []Heading
-	// CodeBlocks are the fenced code blocks in document order.
+	// CodeBlocks are the fenced code blocks in document order, those in
+	// list items and block quotes included.
 	CodeBlocks []CodeBlock
 }
 
@@ -94,6 +95,12 @@ type indexer struct {
 	fenceLen  int
 	fenceLine int
 	fenceLang string
+	// A fence opened after container markers ("- ```", "> ```") is in
+	// fenceQuotes block quotes, and in a list item whose content starts at
+	// column fenceListCol (0: none); its lines must carry those '>' and be
+	// indented that far, or blank, to stay in it (see inFence).
+	fenceQuotes  int
+	fenceListCol int
 }
 
 func (x *indexer) add(i int, line []byte) {
@@ -133,36 +140,30 @@ func isDelimiter(line []byte) bool {
 
 func (x *indexer) classify(i int, line []byte) {
 	line = bytes.TrimRight(line, "\r")
+	if x.fence != 0 {
+		if x.inFence(i, line) {
+			return
+		}
+		// The fence's container ended before line i: so did the fence
+		// (lazy continuation lines do not continue code), and line i is
+		// read afresh.
+		x.idx.CodeBlocks = append(x.idx.CodeBlocks, CodeBlock{x.fenceLang, x.fenceLine, i - 1})
+		x.fence = 0
+	}
+	if x.openInContainer(i, line) {
+		return
+	}
 	indent := 0
 	for indent < len(line) && indent < 4 && line[indent] == ' ' {
 		indent++
 	}
 	body := line[indent:]
-	if x.fence != 0 {
-		// A closing fence may be followed only by spaces and tabs.
-		if indent < 4 {
-			if n := run(body, x.fence); n >= x.fenceLen && len(bytes.TrimLeft(body[n:], " \t")) == 0 {
-				x.idx.CodeBlocks = append(x.idx.CodeBlocks, CodeBlock{x.fenceLang, x.fenceLine, i})
-				x.fence = 0
-			}
-		}
-		return
-	}
 	if indent >= 4 || len(body) == 0 {
 		return
 	}
 	switch body[0] {
 	case '`', '~':
-		c := body[0]
-		n := run(body, c)
-		if n < 3 {
-			return
-		}
-		info := body[n:]
-		if c == '`' && bytes.IndexByte(info, '`') >= 0 {
-			return // not a fence: inline code
-		}
-		x.fence, x.fenceLen, x.fenceLine, x.fenceLang = c, n, i, firstWord(info)
+		x.open(i, body, 0, 0)
 	case '#':
 		// CommonMark: 1-6 '#' then the end of the line or a space or tab;
 		// "#" alone, or "# #" (a closing sequence), is an empty heading.
@@ -172,6 +173,134 @@ func (x *indexer) classify(i int, line []byte) {
 		}
 		x.idx.Headings = append(x.idx.Headings, Heading{Depth: n, Text: headingText(body[n:]), StartLine: i})
 	}
+}
+
+// open starts a fence when body (a line's content, past its containers and
+// indentation) opens one.
+func (x *indexer) open(i int, body []byte, quotes, listCol int) {
+	c := body[0]
+	n := run(body, c)
+	if n < 3 {
+		return
+	}
+	info := body[n:]
+	if c == '`' && bytes.IndexByte(info, '`') >= 0 {
+		return // not a fence: inline code
+	}
+	x.fence, x.fenceLen, x.fenceLine, x.fenceLang = c, n, i, firstWord(info)
+	x.fenceQuotes, x.fenceListCol = quotes, listCol
+}
+
+// openInContainer opens a fence on a line whose content follows block
+// quote or list markers ("- ```sh", "1. ~~~", "> ```"), found by
+// containerRun as lineNesting finds them, and reports whether the line
+// had such markers (it is then no heading: a heading in a container is not
+// one of the document's sections). Past each marker, up to four columns
+// of blanks lead to the content (one ends the marker, three indent it);
+// more make the rest indented code, no fence.
+func (x *indexer) openInContainer(i int, line []byte) bool {
+	var (
+		markers, quotes, listCol int
+		pendingList, code        bool
+		cols                     columns
+		pastCol                  int
+	)
+	end, _ := containerRun(line, func(quote bool, at, past int) {
+		if markers > 0 && cols.at(line, at)-pastCol > 4 {
+			code = true
+		}
+		if pendingList {
+			listCol, pendingList = cols.at(line, at), false
+		}
+		markers++
+		if quote {
+			quotes++
+		} else {
+			pendingList = true
+		}
+		pastCol = cols.at(line, past)
+	})
+	if markers == 0 {
+		return false
+	}
+	if code || end == len(line) || cols.at(line, end)-pastCol > 4 {
+		return true
+	}
+	if pendingList {
+		listCol = cols.at(line, end)
+	}
+	if c := line[end]; c == '`' || c == '~' {
+		x.open(i, line[end:], quotes, listCol)
+	}
+	return true
+}
+
+// inFence reports whether line i, inside the open fence, is still in the
+// fence's containers, and closes the fence when the line is its closing
+// fence. A fence opened outside containers holds every line up to its
+// closing fence, indented at most three spaces.
+func (x *indexer) inFence(i int, line []byte) bool {
+	pos, col := 0, 0
+	if x.fenceQuotes > 0 || x.fenceListCol > 0 {
+		// Each of the fence's block quotes needs its '>', after at most
+		// three columns of blanks; the blank after a '>' is its own.
+		for range x.fenceQuotes {
+			from := col
+			for pos < len(line) && (line[pos] == ' ' || line[pos] == '\t') && col-from < 4 {
+				col = nextCol(col, line[pos])
+				pos++
+			}
+			if pos == len(line) || line[pos] != '>' || col-from > 3 {
+				return false
+			}
+			pos, col = pos+1, col+1
+			if pos < len(line) && (line[pos] == ' ' || line[pos] == '\t') {
+				col = nextCol(col, line[pos])
+				pos++
+			}
+		}
+	}
+	base := max(col, x.fenceListCol)
+	for pos < len(line) && (line[pos] == ' ' || line[pos] == '\t') {
+		col = nextCol(col, line[pos])
+		pos++
+	}
+	if pos == len(line) {
+		return true // a blank line stays in the list item
+	}
+	if col < x.fenceListCol {
+		return false // the list item ended
+	}
+	// A closing fence is indented at most three columns past its
+	// container's content and followed only by spaces and tabs.
+	body := line[pos:]
+	if col-base < 4 {
+		if n := run(body, x.fence); n >= x.fenceLen && len(bytes.TrimLeft(body[n:], " \t")) == 0 {
+			x.idx.CodeBlocks = append(x.idx.CodeBlocks, CodeBlock{x.fenceLang, x.fenceLine, i})
+			x.fence = 0
+		}
+	}
+	return true
+}
+
+// nextCol is the column after c at column col: a tab moves to the next
+// multiple of 4.
+func nextCol(col int, c byte) int {
+	if c == '\t' {
+		return col + 4 - col%4
+	}
+	return col + 1
+}
+
+// columns maps increasing offsets of one line to columns, in time linear
+// in the line however many offsets are asked.
+type columns struct{ off, col int }
+
+func (c *columns) at(line []byte, off int) int {
+	for ; c.off < off; c.off++ {
+		c.col = nextCol(c.col, line[c.off])
+	}
+	return c.col
 }
 
 // firstWord is the first whitespace-separated word of a fence's info

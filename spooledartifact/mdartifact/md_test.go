@@ -507,3 +507,128 @@ func BenchmarkASTAnswer(b *testing.B) {
 		}
 	}
 }
+
+// TestFencesInContainers checks that a fence opened after list or block
+// quote markers ("- ```sh", "1. ~~~", "> ```") is indexed: the lines in it
+// are no headings, its closing fence indented to the container's content
+// closes it (not opens an unclosed fence that swallows the headings after
+// it), and a line outside the container ends it. The index agrees with
+// goldmark (the AST) on the headings and code blocks.
+func TestFencesInContainers(t *testing.T) {
+	ctx := context.Background()
+	type cb = mdartifact.CodeBlock
+	type h = mdartifact.Heading
+	for _, tt := range []struct {
+		name     string
+		doc      string
+		headings []h
+		blocks   []cb
+	}{
+		{"bullet", "- ```sh\n  # install deps\n  ```\n# b\ntext",
+			[]h{{1, "b", 3, 4}}, []cb{{"sh", 0, 2}}},
+		{"bullet star and plus", "* ```\n  # x\n  ```\n+ ~~~go\n  # y\n  ~~~\n# b",
+			[]h{{1, "b", 6, 6}}, []cb{{"", 0, 2}, {"go", 3, 5}}},
+		{"ordered dot", "1. ```sh\n   # x\n   ```\n# b",
+			[]h{{1, "b", 3, 3}}, []cb{{"sh", 0, 2}}},
+		{"ordered paren", "10) ~~~py\n    # x\n    ~~~\n# b",
+			[]h{{1, "b", 3, 3}}, []cb{{"py", 0, 2}}},
+		{"spaces after the marker", "-   ```\n    # x\n    ```\n# b",
+			[]h{{1, "b", 3, 3}}, []cb{{"", 0, 2}}},
+		{"blank line in the item", "- ```\n  a\n\n  # x\n  ```\n# b",
+			[]h{{1, "b", 5, 5}}, []cb{{"", 0, 4}}},
+		{"nested list", "- a\n  - ```sh\n    # x\n    ```\n# b",
+			[]h{{1, "b", 4, 4}}, []cb{{"sh", 1, 3}}},
+		{"blockquote", "> ```\n> # x\n>```\n# b",
+			[]h{{1, "b", 3, 3}}, []cb{{"", 0, 2}}},
+		{"nested blockquotes", "> > ```\n> > # x\n> > ```\n# b",
+			[]h{{1, "b", 3, 3}}, []cb{{"", 0, 2}}},
+		{"list in a blockquote", "> - ```\n>   # x\n>   ```\n# b",
+			[]h{{1, "b", 3, 3}}, []cb{{"", 0, 2}}},
+		{"blockquote in a list", "- > ```\n  > # x\n  > ```\n# b",
+			[]h{{1, "b", 3, 3}}, []cb{{"", 0, 2}}},
+		{"closer less indented than the item's content", "- ```\n  # x\n ```\n# b",
+			nil, []cb{{"", 0, 1}, {"", 2, 3}}},
+		{"closer less indented than the fence", "1.  ```\n    # x\n   ```\n# b",
+			nil, []cb{{"", 0, 1}, {"", 2, 3}}},
+		{"closer indented under the item", "- ```\n  # x\n     ```\n# b",
+			[]h{{1, "b", 3, 3}}, []cb{{"", 0, 2}}},
+		{"the item ends the fence", "- ```\n  a\n# b\n```",
+			[]h{{1, "b", 2, 3}}, []cb{{"", 0, 1}, {"", 3, 3}}},
+		{"the quote ends the fence", "> ```\n> a\n# b\n> ```\n> # x",
+			[]h{{1, "b", 2, 4}}, []cb{{"", 0, 1}, {"", 3, 4}}},
+		{"a blank line ends the quote", "> ```\n\n# b",
+			[]h{{1, "b", 2, 2}}, []cb{{"", 0, 0}}},
+		{"a marker after the content is text", "a - ```\n# b",
+			[]h{{1, "b", 1, 1}}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := mdartifact.New("md", newMem(t, tt.doc), mdartifact.Kind{})
+			idx, err := a.Index(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.headings, idx.Headings); diff != "" {
+				t.Errorf("headings (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.blocks, idx.CodeBlocks); diff != "" {
+				t.Errorf("code blocks (-want +got):\n%s", diff)
+			}
+			root, err := a.AST(ctx, 0, -1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkIndexAgreesWithAST(t, idx, root)
+		})
+	}
+}
+
+// checkIndexAgreesWithAST checks idx against goldmark's tree: the
+// document's headings (depth, text, line) and every code block (its
+// language, and its content within the index's fence lines).
+func checkIndexAgreesWithAST(t *testing.T, idx mdartifact.Index, root *mdartifact.Node) {
+	t.Helper()
+	type heading struct {
+		Depth int
+		Text  string
+		Line  int
+	}
+	var fromAST, fromIndex []heading
+	for _, n := range root.Children {
+		if n.Type == "heading" {
+			var text strings.Builder
+			for _, c := range n.Children {
+				text.WriteString(c.Value)
+			}
+			fromAST = append(fromAST, heading{n.Depth, text.String(), n.Position.StartLine})
+		}
+	}
+	for _, h := range idx.Headings {
+		fromIndex = append(fromIndex, heading{h.Depth, h.Text, h.StartLine})
+	}
+	if diff := cmp.Diff(fromAST, fromIndex); diff != "" {
+		t.Errorf("index headings differ from the AST's (-ast +index):\n%s", diff)
+	}
+	var code []*mdartifact.Node
+	var walk func(n *mdartifact.Node)
+	walk = func(n *mdartifact.Node) {
+		if n.Type == "code" {
+			code = append(code, n)
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	walk(root)
+	if len(code) != len(idx.CodeBlocks) {
+		t.Fatalf("index has %d code blocks %v, the AST %d", len(idx.CodeBlocks), idx.CodeBlocks, len(code))
+	}
+	for i, n := range code {
+		c := idx.CodeBlocks[i]
+		if n.Lang != c.Lang {
+			t.Errorf("code block %d: index lang %q, AST %q", i, c.Lang, n.Lang)
+		}
+		if p := n.Position; p != nil && (p.StartLine <= c.StartLine || p.EndLine > c.EndLine) {
+			t.Errorf("code block %d: AST content lines %d-%d outside the index's fence lines %d-%d", i, p.StartLine, p.EndLine, c.StartLine, c.EndLine)
+		}
+	}
+}

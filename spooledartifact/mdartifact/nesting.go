@@ -17,11 +17,24 @@ const MaxNesting = 1000
 // the line) in the line's leading run of markers and blanks, or, a list
 // item continued by indentation, at least two columns of blanks there (a
 // tab counts 4). The blank that ends a marker is part of it. It reads no
-// further than that leading run.
+// further than that leading run (see containerRun).
 func lineNesting(line []byte) int {
-	markers, cols := 0, 0
+	markers := 0
+	_, cols := containerRun(line, func(bool, int, int) { markers++ })
+	return markers + cols/2
+}
+
+// containerRun walks the leading run of block quote and list markers and
+// blanks of line, the run lineNesting bounds and the index looks past for
+// fences. It calls marker for each marker in order, with quote true for a
+// '>', at the offset of its first byte and past the offset just after it
+// (before the blank that ends it). It returns the offset where the run
+// ends (the content's first byte, or len(line)) and the columns of blanks
+// in the run that no marker ends (a tab counts 4).
+func containerRun(line []byte, marker func(quote bool, at, past int)) (end, cols int) {
 	blank := func(i int) bool { return i == len(line) || line[i] == ' ' || line[i] == '\t' }
-	for i := 0; i < len(line); {
+	i := 0
+	for i < len(line) {
 		switch c := line[i]; {
 		case c == ' ':
 			cols++
@@ -30,13 +43,13 @@ func lineNesting(line []byte) int {
 			cols += 4
 			i++
 		case c == '>':
-			markers++
+			marker(true, i, i+1)
 			i++
 			if i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 				i++
 			}
 		case (c == '-' || c == '+' || c == '*') && blank(i+1):
-			markers++
+			marker(false, i, i+1)
 			i += 2
 		case '0' <= c && c <= '9':
 			j := i + 1
@@ -44,15 +57,15 @@ func lineNesting(line []byte) int {
 				j++
 			}
 			if j == len(line) || (line[j] != '.' && line[j] != ')') || !blank(j+1) {
-				return markers + cols/2
+				return i, cols
 			}
-			markers++
+			marker(false, i, j+1)
 			i = j + 2
 		default:
-			return markers + cols/2
+			return i, cols
 		}
 	}
-	return markers + cols/2
+	return min(i, len(line)), cols
 }
 
 // maxNesting is the largest lineNesting of the lines in line: goldmark, as
