@@ -47,11 +47,15 @@
 //	artifact_md_headings     {depth, text, startLine, endLine}; depth filters exactly
 //	artifact_md_code_blocks  {lang|null, startLine, endLine}; lang "" = no language
 //	artifact_md_sections     {depth, heading, headingLine, bodyStartLine, bodyEndLine}
+//	                         (these three keep the items starting in [startLine, endLine])
 //	artifact_md_links        {text, url, title?} in [startLine, endLine]
 //	artifact_md_images       {alt, url, title?} in [startLine, endLine]
 //	artifact_md_text         plain text of [startLine, endLine]
 //	artifact_md_ast          the syntax tree of [startLine, endLine]
 //
 // Answers are JSON indented two spaces, cut at Kind.MaxAnswerBytes (64 KiB)
-// with a "(truncated: ...)" note.
+// with a "(truncated: ...)" note that says how to read the rest: a capped
+// list of headings, sections or code blocks shows whole items and names
+// the startLine to continue with; capped front matter names the
+// artifact_cat call that reads its YAML.
 package mdartifact

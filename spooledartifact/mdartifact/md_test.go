@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -306,6 +307,9 @@ func TestToolArgs(t *testing.T) {
 		{"artifact_md_code_blocks", map[string]any{"lang": 3}},
 		{"artifact_md_text", map[string]any{"startLine": -1.0}},
 		{"artifact_md_ast", map[string]any{"endLine": 0.5}},
+		{"artifact_md_headings", map[string]any{"startLine": -1.0}},
+		{"artifact_md_sections", map[string]any{"endLine": 0.5}},
+		{"artifact_md_code_blocks", map[string]any{"startLine": "3"}},
 	} {
 		t.Run(fmt.Sprint(c.tool, c.args), func(t *testing.T) {
 			if _, err := callTool(t, k, a, c.tool, c.args); !errors.Is(err, forge.ErrInvalidToolArgs) {
@@ -631,4 +635,164 @@ func checkIndexAgreesWithAST(t *testing.T, idx mdartifact.Index, root *mdartifac
 			t.Errorf("code block %d: AST content lines %d-%d outside the index's fence lines %d-%d", i, p.StartLine, p.EndLine, c.StartLine, c.EndLine)
 		}
 	}
+}
+
+// TestIndexToolsContinueFromCapNote checks that the index tools' capped
+// answers can be followed to the end: headings, sections and code blocks
+// take startLine/endLine (declared in their Params) and keep the items
+// starting in that range, and a capped answer shows whole items and names
+// the startLine to continue with, so following the notes from the first
+// call lists every item exactly once. They used to point at a
+// startLine/endLine the tools did not take, leaving all past the cap
+// unreachable. A capped front matter answer names the artifact_cat call
+// that reads its YAML.
+func TestIndexToolsContinueFromCapNote(t *testing.T) {
+	ctx := context.Background()
+	var b strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&b, "## Heading number %d\n\n```sh\necho %d\n```\n", i, i)
+		if i%3 == 0 {
+			fmt.Fprintf(&b, "### Sub %d\n~~~\nx\n~~~\n", i)
+		}
+	}
+	r := newMem(t, b.String())
+	whole := mdartifact.Kind{MaxAnswerBytes: 1 << 30}
+	next := regexp.MustCompile(`; continue with startLine=(\d+)( and the other arguments unchanged)?\)$`)
+	for _, tt := range []struct {
+		name, tool, lineKey string
+		args                map[string]any
+		limit               int
+	}{
+		{"headings", "artifact_md_headings", "startLine", nil, 0},
+		{"sections", "artifact_md_sections", "headingLine", nil, 0},
+		{"code blocks", "artifact_md_code_blocks", "startLine", nil, 0},
+		{"headings of a depth from a line", "artifact_md_headings", "startLine", map[string]any{"depth": 2.0, "startLine": 100.0}, 0},
+		{"sections up to a line", "artifact_md_sections", "headingLine", map[string]any{"endLine": 9000.0}, 0},
+		{"code blocks of a language in a range", "artifact_md_code_blocks", "startLine", map[string]any{"lang": "sh", "startLine": 50.0, "endLine": 11000.0}, 0},
+		{"small cap", "artifact_md_headings", "startLine", map[string]any{"endLine": 300.0}, 700},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			want, err := callTool(t, whole, mdartifact.New("md", r, whole), tt.tool, tt.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := mdartifact.Kind{MaxAnswerBytes: tt.limit}
+			a := mdartifact.New("md", r, k)
+			args := map[string]any{}
+			for key, v := range tt.args {
+				args[key] = v
+			}
+			var got []int64
+			calls := 0
+			for {
+				calls++
+				if calls > 1000 {
+					t.Fatal("the notes do not reach the end")
+				}
+				out, err := callTool(t, k, a, tt.tool, args)
+				if err != nil {
+					t.Fatal(err)
+				}
+				limit := tt.limit
+				if limit == 0 {
+					limit = mdartifact.DefaultMaxAnswerBytes
+				}
+				if len(out) > limit {
+					t.Fatalf("answer of %d bytes", len(out))
+				}
+				head, note, capped := strings.Cut(out, "\n(truncated: ")
+				if !json.Valid([]byte(head)) {
+					t.Fatalf("call %d: a capped answer is not whole items: %.200q", calls, head)
+				}
+				for _, l := range gjson.Get(head, "#."+tt.lineKey).Array() {
+					got = append(got, l.Int())
+				}
+				if !capped {
+					break
+				}
+				m := next.FindStringSubmatch(note)
+				if m == nil {
+					t.Fatalf("call %d: note %q names no startLine to continue with", calls, note)
+				}
+				if (m[2] != "") != (len(args) > 0 && (args["depth"] != nil || args["lang"] != nil || args["endLine"] != nil)) {
+					t.Errorf("note %q: other arguments %v", note, args)
+				}
+				n, _ := strconv.Atoi(m[1])
+				args["startLine"] = float64(n)
+			}
+			if calls < 2 {
+				t.Fatalf("the first answer was not capped")
+			}
+			var all []int64
+			for _, l := range gjson.Get(want, "#."+tt.lineKey).Array() {
+				all = append(all, l.Int())
+			}
+			if len(all) == 0 {
+				t.Fatal("no items")
+			}
+			if diff := cmp.Diff(all, got); diff != "" {
+				t.Errorf("items reached in %d calls (-want +got):\n%s", calls, diff)
+			}
+		})
+	}
+
+	t.Run("an item alone over the cap", func(t *testing.T) {
+		k := mdartifact.Kind{MaxAnswerBytes: 200}
+		a := mdartifact.New("md", newMem(t, "# "+strings.Repeat("x", 400)+"\n# b\n# c"), k)
+		out, err := callTool(t, k, a, "artifact_md_headings", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(out, "; 1 of 3 headings shown, cut (artifact_cat start=0 end=1 reads its first line); continue with startLine=1)") || len(out) > 200 {
+			t.Fatalf("got %q", out)
+		}
+		out, err = callTool(t, k, a, "artifact_md_headings", map[string]any{"startLine": 1.0})
+		if err != nil || gjson.Get(out, "#.text").String() != `["b","c"]` {
+			t.Fatalf("continued: %q, %v", out, err)
+		}
+	})
+
+	t.Run("front matter", func(t *testing.T) {
+		var fm strings.Builder
+		for i := range 100 {
+			fmt.Fprintf(&fm, "key%d: %s\n", i, strings.Repeat("v", 50))
+		}
+		k := mdartifact.Kind{MaxAnswerBytes: 1000}
+		a := mdartifact.New("md", newMem(t, "---\n"+fm.String()+"---\n# A"), k)
+		out, err := callTool(t, k, a, "artifact_md_frontmatter", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(out, "; read its YAML with artifact_cat start=1 end=101)") {
+			t.Fatalf("note: %q", out[max(len(out)-200, 0):])
+		}
+		for _, m := range spooledartifact.EffectiveMethods(k) {
+			if m.Tool == "artifact_cat" {
+				yaml, err := m.Call(ctx, a, map[string]any{"start": 1.0, "end": 101.0})
+				if err != nil || yaml != strings.TrimSuffix(fm.String(), "\n") {
+					t.Errorf("artifact_cat start=1 end=101 = %.100q, %v; want the YAML", yaml, err)
+				}
+			}
+		}
+	})
+
+	t.Run("params", func(t *testing.T) {
+		for _, m := range (mdartifact.Kind{}).Methods() {
+			switch m.Tool {
+			case "artifact_md_headings", "artifact_md_sections", "artifact_md_code_blocks":
+				var props map[string]struct {
+					Type    string
+					Minimum *int
+				}
+				if err := json.Unmarshal(m.Params, &props); err != nil {
+					t.Fatal(err)
+				}
+				for _, p := range []string{"startLine", "endLine"} {
+					if props[p].Type != "integer" || props[p].Minimum == nil || *props[p].Minimum != 0 {
+						t.Errorf("%s: %s not declared as a non-negative integer in %s", m.Tool, p, m.Params)
+					}
+				}
+			}
+		}
+	})
 }
