@@ -41,7 +41,12 @@
 // tools: forge.ErrInvalidToolArgs) whose message gives the gjson spelling,
 // rather than silently matching nothing; gjson multipaths ("[a,b]") stay
 // valid. Paths over 4 KiB and the @fromstr modifier (which would parse a
-// string's content as JSON past the MaxDepth check) are ErrInvalidPath too.
+// string's content as JSON past the MaxDepth check) are ErrInvalidPath too,
+// as is a path that may multiply its input more than 16 times: each
+// multipath or object literal multiplies by its member count, chained or
+// nested ones together ("[@this,@this]|[@this,@this]" is 4), and @tostr by
+// 6. gjson builds a result whole before it can be capped or cancelled, so
+// doubling per stage would exhaust memory in a few hundred bytes of path.
 //
 // # Forged tools
 //

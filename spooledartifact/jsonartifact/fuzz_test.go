@@ -26,6 +26,9 @@ func FuzzDetect(f *testing.F) {
 	for _, p := range []string{"$.items[?(@.p>1)].p", "$..a", "[a,b]", `$['a\'b'][0]`, `#(a=="[")`, "[", "a.[b,c"} {
 		f.Add([]byte(`{"a":[1,{"b":2}]}`), p)
 	}
+	for _, p := range []string{"[@this,@this]|[@this,@this]", "{a:@this,b:@this}.{a:@this,b:@this}", "[[@this,@this],[@this,@this]]", "a|@tostr|@tostr", "{a,b:[a,a]}"} {
+		f.Add([]byte(`{"a":"<\"\\>","b":[1,2]}`), p)
+	}
 	f.Fuzz(func(t *testing.T, data []byte, path string) {
 		format, root, err := jsonartifact.Detect(data)
 		switch {
@@ -48,6 +51,7 @@ func FuzzDetect(f *testing.F) {
 		}
 		k := jsonartifact.Kind{MaxMatches: 5, MaxAnswerBytes: 512}
 		a := jsonartifact.New("id", newMem(string(data)), k)
+		checkPathGrowth(t, a, path)
 		for _, m := range k.Methods() {
 			out, err := m.Call(context.Background(), a, map[string]any{"path": path, "start": 1.0, "end": 3.0})
 			if err == nil && len(out) > 512+300 {
@@ -55,4 +59,29 @@ func FuzzDetect(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkPathGrowth checks that path, if accepted, gives a value at most 16
+// times the record it runs on plus its own text (gjson builds it whole
+// before any cap): the fan-out bound of multipaths and @tostr.
+func checkPathGrowth(t *testing.T, a *jsonartifact.Artifact, path string) {
+	t.Helper()
+	ctx := context.Background()
+	for rec, err := range a.Records(ctx) {
+		if err != nil {
+			return
+		}
+		single := jsonartifact.New("id", newMem(string(rec.Value)), jsonartifact.Kind{Format: jsonartifact.FormatJSON})
+		for v, err := range single.Get(ctx, path) {
+			if err != nil {
+				if !errors.Is(err, jsonartifact.ErrInvalidPath) {
+					t.Fatalf("Get(%q): unexpected error %v", path, err)
+				}
+				return
+			}
+			if bound := 16 * (len(rec.Value) + len(path) + 16); len(v) > bound {
+				t.Fatalf("Get(%q) on a %d-byte record gave %d bytes, above %d", path, len(rec.Value), len(v), bound)
+			}
+		}
+	}
 }

@@ -568,6 +568,67 @@ func TestFromStrRefused(t *testing.T) {
 	}
 }
 
+// TestPathFanoutBounded: a gjson multipath or object literal copies the
+// value per member, so chained or nested ones multiply it: 24 stages of
+// "[@this,@this]|" (335 bytes) allocated 1.2 GiB before the answer was
+// capped, and ~30 killed the process. A path that may multiply its input
+// more than 16 times is refused before it runs; a multipath of a few
+// fields still works.
+func TestPathFanoutBounded(t *testing.T) {
+	ctx := context.Background()
+	doc := `{"name":"top","id":7,"items":[{"id":1,"name":"a"},{"id":2,"name":"b"}]}`
+	k := jsonartifact.Kind{}
+	a := wrap(t, k, newMem(doc))
+	chain := func(stage, sep string, n int) string { return strings.TrimSuffix(strings.Repeat(stage+sep, n), sep) }
+	for _, c := range []struct{ name, path string }{
+		{"pipe chained multipaths", chain("[@this,@this]", "|", 24)},
+		{"dot chained multipaths", chain("[@this,@this]", ".", 24)},
+		{"chained object literals", chain("{a:@this,b:@this}", "|", 24)},
+		{"five doublings", chain("[@this,@this]", "|", 5)},
+		{"nested multipaths", "[[[[[@this,@this],@this],@this],@this],@this]"},
+		{"nested object literals", "{a:{a:{a:{a:{a:@this,b:@this},b:@this},b:@this},b:@this},b:@this}"},
+		{"hundreds of members", "[" + chain("@this", ",", 300) + "]"},
+		{"unclosed multipath", "[" + chain("@this", ",", 300)},
+		{"multipath in a query", "items.#(" + chain("[@this,@this]", "|", 24) + "==1)#"},
+		{"chained tostr", "name" + strings.Repeat("|@tostr", 24)},
+		{"tostr of a multipath", "[name,id,name]|@tostr"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var out string
+			var err error
+			alloc := heapwatch.AllocatedBy(func() {
+				out, err = callTool(t, k, a, "artifact_json_get", map[string]any{"path": c.path})
+			})
+			if !errors.Is(err, forge.ErrInvalidToolArgs) || !strings.Contains(err.Error(), "more than 16 times") {
+				t.Errorf("get(%.60q) = %.60q, %v; want ErrInvalidToolArgs naming the limit", c.path, out, err)
+			}
+			if alloc > 16<<20 {
+				t.Errorf("get(%.60q) allocated %d MiB", c.path, alloc>>20)
+			}
+			for _, err := range a.(*jsonartifact.Artifact).Pluck(ctx, c.path) {
+				if !errors.Is(err, jsonartifact.ErrInvalidPath) {
+					t.Errorf("Pluck(%.60q): err = %v, want ErrInvalidPath", c.path, err)
+				}
+			}
+		})
+	}
+	sixteen := "[" + chain("id", ",", 16) + "]"
+	for _, c := range []struct{ path, want string }{
+		{"[name,id]", "[\n  \"top\",\n  7\n]"},
+		{"{name,id}", "{\n  \"name\": \"top\",\n  \"id\": 7\n}"},
+		{"items.#.{id,name}", "[\n  {\n    \"id\": 1,\n    \"name\": \"a\"\n  },\n  {\n    \"id\": 2,\n    \"name\": \"b\"\n  }\n]"},
+		{"[name,id]|[0,1]", "[\n  \"top\",\n  7\n]"},
+		{"name|@tostr", `"\"top\""`},
+		{`items.#(name!="[a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r]")#.id`, "[\n  1,\n  2\n]"},
+		{sixteen, "[\n  7" + strings.Repeat(",\n  7", 15) + "\n]"},
+	} {
+		got, err := callTool(t, k, a, "artifact_json_get", map[string]any{"path": c.path})
+		if err != nil || got != c.want {
+			t.Errorf("get %s = %q, %v; want %q", c.path, got, err, c.want)
+		}
+	}
+}
+
 func TestCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

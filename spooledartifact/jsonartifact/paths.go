@@ -13,10 +13,28 @@ import (
 // (!{...}) of a path recursively, a level per byte at most.
 const maxPathBytes = 4 << 10
 
+// maxPathFanout bounds how many times one path may multiply the size of
+// the value it runs on. A gjson multipath "[a,b]" or object literal
+// "{a,b}" builds one copy of each member's value, and one chained or
+// nested in another multiplies again: "[@this,@this]|[@this,@this]|..."
+// doubles the value per stage, and gjson builds the whole result before
+// it can be capped or cancelled (24 stages, 335 bytes, allocated 1.2 GiB;
+// 30 killed the process). Counting every member of every multipath and
+// literal in the path, and multiplying, bounds a result at maxPathFanout
+// times its input (plus the path's own text), while a multipath of up to
+// 16 fields ("[name,id]", "{name,id}", "items.#.{id,name}") stays valid.
+const maxPathFanout = 16
+
+// toStrGrowth is the most one @tostr multiplies a value's size by: it
+// escapes '<', '>' and '&' as \u00XX, so chained @tostr grow a value
+// exponentially too.
+const toStrGrowth = 6
+
 // checkPath returns ErrInvalidPath for a path longer than maxPathBytes, or
 // one using the @fromstr modifier: it hands a string's content, never
 // checked by checkDepth, to gjson as JSON, which may recurse past any stack
-// (`a|@fromstr|@valid` on a string of 8 Mi '[' killed the process).
+// (`a|@fromstr|@valid` on a string of 8 Mi '[' killed the process), or
+// one whose fan-out (see scanPath) is above maxPathFanout.
 //
 // It also returns ErrInvalidPath when p uses JSONPath brackets or
 // recursive descent outside a gjson query or string, with the gjson
@@ -31,21 +49,42 @@ func checkPath(p string) error {
 		return ErrInvalidPath.With(nil, "jsonartifact: path %q uses the @fromstr modifier, which is not supported: "+
 			"it parses a string's content as JSON, unchecked; query the string as a value instead", p)
 	}
-	recursive, bracket := jsonPathSyntax(p)
+	shape := scanPath(p)
 	switch {
-	case recursive:
+	case shape.fanout > maxPathFanout:
+		return ErrInvalidPath.With(nil, "jsonartifact: path %q may multiply the value it runs on more than %d times (the limit): "+
+			"every [a,b] multipath or {a,b} object literal multiplies it by its member count, multipaths chained or nested in "+
+			"one another multiply together, and @tostr by up to %d; select at most %d fields per path, or query them separately",
+			p, maxPathFanout, toStrGrowth, maxPathFanout)
+	case shape.recursive:
 		return ErrInvalidPath.With(nil, "jsonartifact: path %q uses JSONPath recursive descent (..), which gjson paths do not have: "+
 			"spell out every level, e.g. %q, or items.#.name for the name of every item", p, toGJSON(p))
-	case bracket:
+	case shape.bracket:
 		return ErrInvalidPath.With(nil, "jsonartifact: path %q looks like JSONPath; paths use gjson syntax, without brackets: try %q "+
 			"(items.0.id for an index, items.#.id for every item, items.#(price>10)# to filter)", p, toGJSON(p))
 	}
 	return nil
 }
 
-// jsonPathSyntax reports JSONPath's ".." and "[...]" in p outside gjson
-// queries "(...)" and strings.
-func jsonPathSyntax(p string) (recursive, bracket bool) {
+// pathShape is what scanPath finds in a path.
+type pathShape struct {
+	recursive bool // JSONPath's ".." outside gjson queries and strings
+	bracket   bool // JSONPath's "[...]" outside gjson queries and strings
+	// fanout bounds how many times the path multiplies the size of the
+	// value it runs on (see maxPathFanout), saturating at maxPathFanout+1.
+	fanout int
+}
+
+// scanPath lexes p once, skipping strings and escaped characters. The
+// fan-out counts every "[...]" and "{...}", inside gjson queries too (a
+// query's left-hand side is a path, run on every element), each as its
+// member count (commas + 1), and every @tostr as toStrGrowth. An unclosed
+// one counts as if it closed at the end. This over-counts what gjson
+// builds (nested members add rather than multiply, and JSON literals such
+// as !{"a":1,"b":2} copy only the path's own text), never under-counts.
+func scanPath(p string) pathShape {
+	s := pathShape{fanout: 1}
+	var open []int // member counts of the enclosing "[" and "{"
 	parens, inString := 0, false
 	for i := 0; i < len(p); i++ {
 		c := p[i]
@@ -56,20 +95,41 @@ func jsonPathSyntax(p string) (recursive, bracket bool) {
 			inString = c != '"'
 		case c == '"':
 			inString = true
+		case c == '[' || c == '{':
+			open = append(open, 1)
+			if c == '[' && parens == 0 && !isMultipath(p, i) {
+				s.bracket = true
+			}
+		case c == ']' || c == '}':
+			if n := len(open); n > 0 {
+				s.fanout = grow(s.fanout, open[n-1])
+				open = open[:n-1]
+			}
+		case c == ',':
+			if n := len(open); n > 0 {
+				open[n-1]++
+			}
 		case c == '(':
 			parens++
 		case c == ')':
 			parens = max(parens-1, 0)
 		case parens > 0:
 		case c == '.' && i+1 < len(p) && p[i+1] == '.':
-			recursive = true
-		case c == '[':
-			if !isMultipath(p, i) {
-				bracket = true
-			}
+			s.recursive = true
 		}
 	}
-	return recursive, bracket
+	for _, n := range open {
+		s.fanout = grow(s.fanout, n)
+	}
+	for range strings.Count(p, "@tostr") {
+		s.fanout = grow(s.fanout, toStrGrowth)
+	}
+	return s
+}
+
+// grow returns fanout*n, saturating at maxPathFanout+1.
+func grow(fanout, n int) int {
+	return min(fanout*min(n, maxPathFanout+1), maxPathFanout+1)
 }
 
 // isMultipath reports whether the '[' at p[i] opens a gjson multipath: it
