@@ -107,13 +107,14 @@ func (a *Artifact) detect(ctx context.Context) (Format, []byte, error) {
 
 // Detect infers the format of data the way an Artifact with no hint does
 // (for data within MaxDocumentBytes): strict JSON (after trimming
-// whitespace), else JSON Lines (every non-empty line is JSON; an empty input
+// whitespace and a leading UTF-8 byte order mark), else JSON Lines (every non-empty line is JSON; an empty input
 // is JSON Lines with no records), else JSON5, else ErrUnsupportedFormat. It
 // returns the compact JSON root for json and json5. A single-line JSON Lines
 // input is json.
 //
 // Input nested more than MaxDepth deep is ErrTooDeep, whatever its format.
 func Detect(data []byte) (Format, []byte, error) {
+	data = trimBOM(data)
 	trimmed := bytes.TrimSpace(data)
 	// Bounds every parse below: a JSON Lines record is within it too.
 	if err := checkDepth(trimmed, -1); err != nil {
@@ -160,7 +161,7 @@ func allLinesValid(data []byte, first int) (bool, error) {
 // compact JSON. JSON5 objects keep their members in document order (see
 // json5ToJSON); numbers keep their exact text.
 func parseDocument(data []byte, f Format) ([]byte, error) {
-	data = bytes.TrimSpace(data)
+	data = bytes.TrimSpace(trimBOM(data))
 	if err := checkDepth(data, -1); err != nil {
 		return nil, err
 	}
@@ -172,6 +173,15 @@ func parseDocument(data []byte, f Format) ([]byte, error) {
 	}
 	return json5ToJSON(data)
 }
+
+// bom is the UTF-8 byte order mark (U+FEFF), which some tools write
+// before JSON. The reference trims its input with String.prototype.trim,
+// which removes U+FEFF; JSON parsers refuse it.
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// trimBOM drops a leading byte order mark: from a document, and from line
+// 0 of JSON Lines (see eachLine), so a record never holds it.
+func trimBOM(data []byte) []byte { return bytes.TrimPrefix(data, bom) }
 
 // fromJSON5 makes a decoded JSON5 value encodable as JSON: json5.Number
 // (which encoding/json would quote) becomes json.Number, rewritten to a

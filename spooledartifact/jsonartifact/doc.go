@@ -11,10 +11,12 @@
 // # Formats
 //
 // With no hint the format is inferred on the first query, as the reference
-// does: strict JSON (after trimming), else JSON Lines (every non-empty line
-// is JSON; a one-line file is json; an empty one is JSON Lines with no
+// does: strict JSON (after trimming whitespace and a leading UTF-8 byte
+// order mark, as JavaScript's trim does), else JSON Lines (every non-empty
+// line is JSON; a one-line file is json; an empty one is JSON Lines with no
 // records), else JSON5 (github.com/titanous/json5), else
-// ErrUnsupportedFormat. ndjson is never inferred, only hinted.
+// ErrUnsupportedFormat. ndjson is never inferred, only hinted. A leading
+// byte order mark is dropped whatever the format, hinted or inferred.
 //
 // A json/json5 document is parsed in memory, so it is refused above
 // Kind.MaxDocumentBytes (64 MiB by default) with ErrTooLarge; above that

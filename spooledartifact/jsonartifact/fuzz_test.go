@@ -18,6 +18,7 @@ func FuzzDetect(f *testing.F) {
 	for _, s := range []string{
 		`{"a":1}`, "{\"a\":1}\n{\"b\":[2]}\n", "{a:1,}", "1\n\n2\r\n", "", "[", "\n\n", `{"a":"\u00e9"}`,
 		"{a: 0x1F, b: .5, c: +Infinity}", "// c\n[1,]", "\xff\xfe", `"x"` + "\n" + `{"y":`,
+		"\ufeff{\"a\":1}", "\ufeff1\n2\n", "\ufeff{a:1,}", "\ufeff\ufeff1",
 	} {
 		f.Add([]byte(s), "a")
 	}
@@ -41,7 +42,7 @@ func FuzzDetect(f *testing.F) {
 				t.Fatalf("%s root %q is not valid json", format, root)
 			}
 		case format == jsonartifact.FormatJSONL:
-			for _, line := range bytes.Split(data, []byte("\n")) {
+			for _, line := range bytes.Split(bytes.TrimPrefix(data, []byte("\ufeff")), []byte("\n")) {
 				if line = bytes.TrimSpace(line); len(line) > 0 && !gjson.ValidBytes(line) {
 					t.Fatalf("jsonl with invalid line %q", line)
 				}

@@ -180,6 +180,53 @@ func TestFormat(t *testing.T) {
 	}
 }
 
+// TestByteOrderMark: the reference trims its input with JavaScript's
+// trim(), which removes a leading U+FEFF, so JSON, JSON Lines and JSON5
+// written with a UTF-8 byte order mark are read as if it were not there,
+// hinted or inferred, and no answer holds it.
+func TestByteOrderMark(t *testing.T) {
+	const bom = "\ufeff"
+	for _, c := range []struct {
+		name    string
+		kind    jsonartifact.Kind
+		content string
+		want    jsonartifact.Format
+		slice   string
+	}{
+		{"json", jsonartifact.Kind{}, bom + `{"a":1}`, jsonartifact.FormatJSON, "[\n  {\n    \"a\": 1\n  }\n]"},
+		{"padded json", jsonartifact.Kind{}, bom + "\n  [1] \n", jsonartifact.FormatJSON, "[\n  [\n    1\n  ]\n]"},
+		{"json hint", jsonartifact.Kind{Format: jsonartifact.FormatJSON}, bom + `{"a":1}`, jsonartifact.FormatJSON, "[\n  {\n    \"a\": 1\n  }\n]"},
+		{"jsonl", jsonartifact.Kind{}, bom + "{\"a\":1}\n{\"a\":2}\n", jsonartifact.FormatJSONL, "[\n  {\n    \"a\": 1\n  },\n  {\n    \"a\": 2\n  }\n]"},
+		{"jsonl hint", jsonartifact.Kind{Format: jsonartifact.FormatNDJSON}, bom + "{\"a\":1}\n{\"a\":2}\n", jsonartifact.FormatNDJSON, "[\n  {\n    \"a\": 1\n  },\n  {\n    \"a\": 2\n  }\n]"},
+		{"jsonl above MaxDocumentBytes", jsonartifact.Kind{MaxDocumentBytes: 8}, bom + "{\"a\":1}\n{\"a\":2}\n", jsonartifact.FormatJSONL, "[\n  {\n    \"a\": 1\n  },\n  {\n    \"a\": 2\n  }\n]"},
+		{"json5", jsonartifact.Kind{}, bom + "{a: 1, // c\n}", jsonartifact.FormatJSON5, "[\n  {\n    \"a\": 1\n  }\n]"},
+		{"json5 hint", jsonartifact.Kind{Format: jsonartifact.FormatJSON5}, bom + "{a: 1,}", jsonartifact.FormatJSON5, "[\n  {\n    \"a\": 1\n  }\n]"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.kind == (jsonartifact.Kind{}) {
+				if f, _, err := jsonartifact.Detect([]byte(c.content)); err != nil || f != c.want {
+					t.Errorf("Detect = %q, %v; want %q", f, err, c.want)
+				}
+			}
+			a := wrap(t, c.kind, newMem(c.content))
+			for _, q := range []struct {
+				tool string
+				args map[string]any
+				want string
+			}{
+				{"artifact_json_type", nil, string(c.want)},
+				{"artifact_json_slice", nil, c.slice},
+				{"artifact_json_filter", map[string]any{"path": "@this"}, c.slice},
+			} {
+				got, err := callTool(t, c.kind, a, q.tool, q.args)
+				if err != nil || got != q.want || strings.Contains(got, bom) {
+					t.Errorf("%s = %q, %v; want %q", q.tool, got, err, q.want)
+				}
+			}
+		})
+	}
+}
+
 func TestLimits(t *testing.T) {
 	ctx := context.Background()
 	t.Run("document above MaxDocumentBytes", func(t *testing.T) {

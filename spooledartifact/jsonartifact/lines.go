@@ -12,8 +12,8 @@ import (
 // to Kind.MaxRecordBytes.
 const scanBufferSize = 256 << 10
 
-// eachLine calls fn for every non-empty (after trimming whitespace) line of
-// r, in order, with its 0-based line number; line is only valid during the
+// eachLine calls fn for every non-empty (after trimming whitespace, and a
+// byte order mark from line 0) line of r, in order, with its 0-based line number; line is only valid during the
 // call, and fn returns false to stop. A line longer than max bytes (not
 // counting its "\r\n" or "\n") is ErrTooLarge.
 //
@@ -45,6 +45,9 @@ func eachLine(ctx context.Context, r io.Reader, max int, fn func(line []byte, li
 		line := sc.Bytes()
 		if len(line) > max {
 			return tooLong(n, max)
+		}
+		if n == 0 {
+			line = trimBOM(line)
 		}
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 {
