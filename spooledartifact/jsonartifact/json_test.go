@@ -268,6 +268,49 @@ func TestLimits(t *testing.T) {
 			t.Fatalf("length = %d, %v; want 3 (a long line spans bufio buffers)", n, err)
 		}
 	})
+	t.Run("cap notes per format", func(t *testing.T) {
+		// Only JSON Lines can be paged with artifact_json_slice: on a single
+		// json/json5 document slice answers [root] whatever the range, so a
+		// note sending the model there loops. The note says to narrow the
+		// path with an index or a query instead.
+		var doc, lines strings.Builder
+		doc.WriteString(`{"items":[`)
+		for i := range 30 {
+			if i > 0 {
+				doc.WriteByte(',')
+			}
+			fmt.Fprintf(&doc, `{"id":"item-%04d"}`, i)
+			fmt.Fprintf(&lines, `{"items":[{"id":"item-%04d"}]}`+"\n", i)
+		}
+		doc.WriteString(`]}`)
+		json5 := "// json5\n" + strings.Replace(doc.String(), `{"items"`, `{items`, 1)
+		const docNote = "Narrow the path to fewer values with an index or a query, e.g. items.1000.id"
+		for _, c := range []struct {
+			name, content string
+			kind          jsonartifact.Kind
+			tool, path    string
+			note          string
+		}{
+			{"json pluck", doc.String(), jsonartifact.Kind{MaxMatches: 10}, "artifact_json_pluck", "items.#.id", docNote},
+			{"json5 pluck", json5, jsonartifact.Kind{MaxMatches: 10}, "artifact_json_pluck", "items.#.id", docNote},
+			{"json pluck byte cap", doc.String(), jsonartifact.Kind{MaxAnswerBytes: 120}, "artifact_json_pluck", "items.#.id", docNote},
+			{"json filter byte cap", doc.String(), jsonartifact.Kind{MaxAnswerBytes: 120}, "artifact_json_filter", "items", docNote},
+			{"json slice byte cap", doc.String(), jsonartifact.Kind{MaxAnswerBytes: 120}, "artifact_json_slice", "", docNote},
+			{"jsonl pluck", lines.String(), jsonartifact.Kind{MaxMatches: 10}, "artifact_json_pluck", "items.#.id", "page with artifact_json_slice"},
+			{"jsonl get", lines.String(), jsonartifact.Kind{MaxMatches: 10}, "artifact_json_get", "items.0.id", "page with artifact_json_slice"},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				a := wrap(t, c.kind, newMem(c.content))
+				got, err := callTool(t, c.kind, a, c.tool, map[string]any{"path": c.path})
+				if err != nil || !strings.Contains(got, "\n(truncated: ") || !strings.Contains(got, c.note) {
+					t.Fatalf("%s = %q, %v; want a note with %q", c.tool, got, err, c.note)
+				}
+				if c.note == docNote && strings.Contains(got, "page with artifact_json_slice") {
+					t.Errorf("%s on a single document says to page with artifact_json_slice: %q", c.tool, got)
+				}
+			})
+		}
+	})
 	t.Run("invalid record with hint", func(t *testing.T) {
 		a := jsonartifact.New("id", newMem("1\n{nope}\n"), jsonartifact.Kind{Format: jsonartifact.FormatNDJSON})
 		_, err := a.Length(ctx)

@@ -131,7 +131,7 @@ func callGet(ctx context.Context, a *Artifact, args map[string]any) (string, err
 		})
 		return spooledartifact.CapAnswerOf(out, total, limit, capHint), err
 	}
-	l := a.newList()
+	l := a.newList(f)
 	err = a.matches(ctx, path, false, l.add)
 	return l.String(), err
 }
@@ -141,7 +141,11 @@ func callPluck(ctx context.Context, a *Artifact, args map[string]any) (string, e
 	if err != nil {
 		return "", err
 	}
-	l := a.newList()
+	f, _, err := a.load(ctx)
+	if err != nil {
+		return "", err
+	}
+	l := a.newList(f)
 	err = a.matches(ctx, path, true, l.add)
 	return l.String(), err
 }
@@ -151,7 +155,7 @@ func callFilter(ctx context.Context, a *Artifact, args map[string]any) (string, 
 	if err != nil {
 		return "", err
 	}
-	return a.renderRecords(a.Filter(ctx, path))
+	return a.renderRecords(ctx, a.Filter(ctx, path))
 }
 
 func callSlice(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
@@ -163,12 +167,15 @@ func callSlice(ctx context.Context, a *Artifact, args map[string]any) (string, e
 	if err != nil {
 		return "", err
 	}
-	return a.renderRecords(a.Slice(ctx, start, end))
+	return a.renderRecords(ctx, a.Slice(ctx, start, end))
 }
 
-func (a *Artifact) renderRecords(seq func(func(Record, error) bool)) (string, error) {
-	l := a.newList()
-	var err error
+func (a *Artifact) renderRecords(ctx context.Context, seq func(func(Record, error) bool)) (string, error) {
+	f, _, err := a.load(ctx)
+	if err != nil {
+		return "", err
+	}
+	l := a.newList(f)
 	seq(func(r Record, e error) bool {
 		if e != nil {
 			err = e
@@ -188,22 +195,38 @@ type list struct {
 	item               []byte // scratch for the item being added
 	n                  int
 	maxItems, maxBytes int
+	hint               string // how to reach what a cap left out
 	note               string
 }
 
-func (a *Artifact) newList() *list {
-	return &list{maxItems: a.kind.maxMatches(), maxBytes: a.kind.maxAnswerBytes()}
+// Hints ending a capped list. Only JSON Lines can be paged, by record with
+// artifact_json_slice; a json/json5 document is one record, which slice
+// always answers whole.
+const (
+	linesHint = "Narrow the path or page with artifact_json_slice"
+	docHint   = "Narrow the path to fewer values with an index or a query, e.g. items.1000.id or items.#(price>10)#.id " +
+		"(a single json document has one record, so artifact_json_slice cannot page it)"
+)
+
+// newList returns an empty list capped by a's limits, for an answer over
+// format f.
+func (a *Artifact) newList(f Format) *list {
+	hint := docHint
+	if f.lines() {
+		hint = linesHint
+	}
+	return &list{maxItems: a.kind.maxMatches(), maxBytes: a.kind.maxAnswerBytes(), hint: hint}
 }
 
 func (l *list) add(raw string) bool {
 	if l.n == l.maxItems {
-		l.note = fmt.Sprintf("(truncated: first %d values shown; more exist. Narrow the path or page with artifact_json_slice)", l.n)
+		l.note = fmt.Sprintf("(truncated: first %d values shown; more exist. %s)", l.n, l.hint)
 		return false
 	}
 	var size int
 	l.item, size = spooledartifact.IndentJSON(l.item[:0], []byte(raw), "  ", l.maxBytes-l.buf.Len()-8)
 	if l.buf.Len()+size+8 > l.maxBytes {
-		l.note = fmt.Sprintf("(truncated: %d values shown; the next is %d bytes and the answer is capped at %d bytes. Narrow the path or page with artifact_json_slice)", l.n, size, l.maxBytes)
+		l.note = fmt.Sprintf("(truncated: %d values shown; the next is %d bytes and the answer is capped at %d bytes. %s)", l.n, size, l.maxBytes, l.hint)
 		return false
 	}
 	if l.n == 0 {
