@@ -44,7 +44,9 @@
 // rather than silently matching nothing; gjson multipaths ("[a,b]") stay
 // valid. Paths over 4 KiB and the @fromstr modifier (which would parse a
 // string's content as JSON past the MaxDepth check) are ErrInvalidPath too,
-// as is a path that may multiply its input more than 16 times: each
+// as are @group, @pretty with options, more than one @dig or @pretty in a
+// path (they grow a value beyond its size times its depth), and a path
+// that may multiply its input more than 16 times: each
 // multipath or object literal multiplies by its member count, chained or
 // nested ones together ("[@this,@this]|[@this,@this]" is 4), and @tostr by
 // 6. gjson builds a result whole before it can be capped or cancelled, so

@@ -852,3 +852,51 @@ func TestRecordTooLarge(t *testing.T) {
 		})
 	}
 }
+
+// TestGrowingModifiersRefused: gjson modifiers that grow a value beyond its
+// size times its depth are refused before they run (chained @dig turned
+// 1.2 KB into 7.9 MB, @pretty with a 1000-space indent 200 KB into 100 MB,
+// @group 3 KB into 1 MB); one @dig or a plain @pretty still works.
+func TestGrowingModifiersRefused(t *testing.T) {
+	ctx := context.Background()
+	deep := strings.Repeat(`{"a":`, 200) + "1" + strings.Repeat("}", 200)
+	k := jsonartifact.Kind{}
+	a := wrap(t, k, newMem(deep))
+	for _, c := range []struct {
+		path string
+		ok   bool
+	}{
+		{"@dig:a|@dig:a", false},
+		{"@dig:a|@pretty", false},
+		{"@pretty|@pretty", false},
+		{`@pretty:{"indent":"` + strings.Repeat(" ", 1000) + `"}`, false},
+		{`@pretty:{"prefix":"` + strings.Repeat(" ", 1000) + `"}`, false},
+		{"@group", false},
+		{"a|@group", false},
+		{"@dig:a", true},
+		{"@pretty", true},
+		{"a.a|@pretty", true},
+	} {
+		var err error
+		alloc := heapwatch.AllocatedBy(func() {
+			_, err = callTool(t, k, a, "artifact_json_get", map[string]any{"path": c.path})
+		})
+		if c.ok {
+			if err != nil {
+				t.Errorf("get(%.60q): %v", c.path, err)
+			}
+			continue
+		}
+		if !errors.Is(err, forge.ErrInvalidToolArgs) {
+			t.Errorf("get(%.60q): err = %v, want ErrInvalidToolArgs", c.path, err)
+		}
+		if alloc > 1<<20 {
+			t.Errorf("get(%.60q) allocated %d KiB before refusing", c.path, alloc>>10)
+		}
+		for _, err := range a.(*jsonartifact.Artifact).Get(ctx, c.path) {
+			if !errors.Is(err, jsonartifact.ErrInvalidPath) {
+				t.Errorf("Get(%.60q): err = %v, want ErrInvalidPath", c.path, err)
+			}
+		}
+	}
+}

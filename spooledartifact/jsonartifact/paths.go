@@ -34,7 +34,12 @@ const toStrGrowth = 6
 // one using the @fromstr modifier: it hands a string's content, never
 // checked by checkDepth, to gjson as JSON, which may recurse past any stack
 // (`a|@fromstr|@valid` on a string of 8 Mi '[' killed the process), or
-// one whose fan-out (see scanPath) is above maxPathFanout.
+// one whose fan-out (see scanPath) is above maxPathFanout. Modifiers that
+// grow a value beyond its size times its depth are refused as well: @group
+// (every key repeated per element), @pretty with options (an indent or
+// prefix of any length per line), and @dig or @pretty used more than once
+// (each costs up to size times depth; chained, `@dig:a|@dig:a` turned
+// 1.2 KB into 7.9 MB).
 //
 // It also returns ErrInvalidPath when p uses JSONPath brackets or
 // recursive descent outside a gjson query or string, with the gjson
@@ -48,6 +53,15 @@ func checkPath(p string) error {
 	case strings.Contains(p, "@fromstr"):
 		return ErrInvalidPath.With(nil, "jsonartifact: path %q uses the @fromstr modifier, which is not supported: "+
 			"it parses a string's content as JSON, unchecked; query the string as a value instead", p)
+	case strings.Contains(p, "@group"):
+		return ErrInvalidPath.With(nil, "jsonartifact: path %q uses the @group modifier, which is not supported: "+
+			"it repeats every key once per array element (3 KB became 1 MB); pluck the arrays with items.#.field instead", p)
+	case strings.Contains(p, "@pretty:"):
+		return ErrInvalidPath.With(nil, "jsonartifact: path %q gives @pretty options, which are not supported: "+
+			"answers are already indented, and a long indent or prefix multiplies the answer by its length", p)
+	case strings.Count(p, "@dig")+strings.Count(p, "@pretty") > 1:
+		return ErrInvalidPath.With(nil, "jsonartifact: path %q uses @dig or @pretty more than once: each may cost the value's "+
+			"size times its depth, and chained they multiply; use one per path", p)
 	}
 	shape := scanPath(p)
 	switch {
