@@ -48,6 +48,9 @@ func (g *Gate) CreatedAt() time.Time { return g.createdAt }
 // ErrInvalidGateResolution and the gate stays open. On a settled gate it
 // does nothing and returns nil.
 func (g *Gate) Resolve(v any) error {
+	if g.Settled() {
+		return nil
+	}
 	if g.validate != nil {
 		if err := g.validate(v); err != nil {
 			return ErrInvalidGateResolution.With(err, "turnrunner: gate %q: invalid resolution", g.id)

@@ -219,6 +219,36 @@ func TestApprovalGates(t *testing.T) {
 	}
 }
 
+// Resolve on a settled gate does nothing and returns nil, as its doc says,
+// whatever the value: a second answer of the wrong type returned
+// ErrInvalidGateResolution, as if the gate were still open.
+func TestResolveOnASettledGateIsANoOp(t *testing.T) {
+	rm := textTool(t, "rm", func(context.Context, map[string]any) (string, error) { return "removed", nil }, nil)
+	m := scripted.New(scripted.Use(scripted.Call{ID: "c", Name: "rm", Args: `{"q":"x"}`}), scripted.Say("done"))
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{rm}, RequireApproval: []string{"rm"}})
+	ch, err := r.Run(context.Background(), turnrunner.Input{Prompt: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened := 0
+	for ev := range ch {
+		if o, ok := ev.(turnrunner.GateOpen); ok {
+			opened++
+			if err := o.Gate.Resolve(true); err != nil {
+				t.Fatal(err)
+			}
+			for _, again := range []any{"yes", false, true} {
+				if err := o.Gate.Resolve(again); err != nil {
+					t.Errorf("Resolve(%v) on a settled gate = %v, want nil", again, err)
+				}
+			}
+		}
+	}
+	if opened != 1 {
+		t.Fatalf("%d gates opened, want 1", opened)
+	}
+}
+
 func TestGateAbortedByCancel(t *testing.T) {
 	waited := make(chan error, 1)
 	mw := func(ctx context.Context, tc *turnrunner.TurnContext, next turnrunner.Next) error {
