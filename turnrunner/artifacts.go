@@ -16,7 +16,9 @@ import (
 // ResultHook may replace a tool call after it settles and before it is
 // emitted and stored (e.g. spooledartifact.HandleAbove(n) turns large
 // results into handles). Returning nil keeps the call; an error becomes the
-// call's error result.
+// call's error result. A settled call is stored even when the turn is
+// cancelled, so hooks get the turn's ctx without its cancellation: they
+// must not fail a finished result because the user stopped the turn.
 type ResultHook func(ctx context.Context, call *forge.ToolCall) (*forge.ToolCall, error)
 
 // spool stores a handler's text, bytes or stream under id, the call's spool

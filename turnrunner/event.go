@@ -138,7 +138,9 @@ type ToolExecutionStart struct {
 	StartedAt          time.Time
 }
 
-// ToolExecutionEnd is reported when a handler settles.
+// ToolExecutionEnd is reported when a handler settles. Like every event's
+// times, StartedAt (the start event's) and EndedAt come from Options.Now;
+// Duration is EndedAt - StartedAt.
 type ToolExecutionEnd struct {
 	TurnID, DispatchID string
 	ToolName           string

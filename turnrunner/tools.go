@@ -197,8 +197,9 @@ func (r *Runner) complete(ctx context.Context, em *emitter, rec *callRecord, hoo
 	if err != nil {
 		return err
 	}
+	hctx := context.WithoutCancel(ctx) // a finished result is kept whatever happens to the turn
 	for _, h := range hooks {
-		nc, err := safeHook(ctx, h, call)
+		nc, err := safeHook(hctx, h, call)
 		if err != nil {
 			r.opts.Logger.Debug().Str("call", rec.id).Err(err).Msg("result hook failed")
 			raw := call.Raw()
@@ -518,6 +519,7 @@ type observer struct {
 	turnID, dispatchID string
 	ctx, tctx          context.Context
 
+	started        time.Time // Options.Now at the start event
 	ended, expired bool
 }
 
@@ -527,15 +529,22 @@ func deadlineExpired(ctx, tctx context.Context) bool {
 	return ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded)
 }
 
+// The events are stamped with Options.Now, as every other event is, not
+// with the wall clock forge stamps its own with.
 func (o *observer) ToolExecutionStart(e forge.ExecutionStart) {
+	o.started = o.r.safeNow()
 	o.em.send(ToolExecutionStart{TurnID: o.turnID, DispatchID: o.dispatchID, ToolName: e.ToolName,
-		CallID: e.CallID, Args: e.Args, StartedAt: e.StartedAt})
+		CallID: e.CallID, Args: e.Args, StartedAt: o.started})
 }
 
 func (o *observer) ToolExecutionEnd(e forge.ExecutionEnd) {
 	o.ended, o.expired = true, deadlineExpired(o.ctx, o.tctx)
+	end := o.r.safeNow()
+	if o.started.IsZero() || end.Before(o.started) {
+		o.started = end
+	}
 	o.em.send(ToolExecutionEnd{TurnID: o.turnID, DispatchID: o.dispatchID, ToolName: e.ToolName, CallID: e.CallID,
-		StartedAt: e.StartedAt, EndedAt: e.EndedAt, Duration: e.Duration, IsError: e.IsError, Err: e.Err})
+		StartedAt: o.started, EndedAt: end, Duration: end.Sub(o.started), IsError: e.IsError, Err: e.Err})
 }
 
 // badArgsText is the model-readable text for arguments that are not a JSON object.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm/scripted"
+	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/turnrunner"
 )
 
@@ -430,5 +432,65 @@ func TestReaderOutputUnderToolTimeout(t *testing.T) {
 				t.Errorf("settled %d calls; want one that timed out", len(done))
 			}
 		})
+	}
+}
+
+// A call that completed is kept when the turn is cancelled as it settles,
+// result hooks included: HandleAbove measured the artifact with the turn's
+// cancelled ctx, failed, and its error replaced the tool's output in the
+// stored call and the event.
+func TestResultHooksKeepACompletedCallAfterCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	tool := textTool(t, "fetch", func(context.Context, map[string]any) (string, error) {
+		cancel() // the user stops the turn as the tool finishes
+		return "payload", nil
+	}, nil)
+	m := scripted.New(scripted.Use(scripted.Call{ID: "a", Name: "fetch", Args: `{"q":"x"}`}), scripted.Say("done"))
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{tool},
+		ResultHooks: []turnrunner.ResultHook{spooledartifact.HandleAbove(4096)}})
+	ch, err := r.Run(ctx, turnrunner.Input{TurnID: "hk", Prompt: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	collect(t, ch)
+	calls := storedCalls(t, r, "hk")
+	if len(calls) != 1 {
+		t.Fatalf("%d stored calls, want 1", len(calls))
+	}
+	if c := calls[0]; !c.IsComplete() || c.IsError() || resultText(t, c) != "payload" {
+		t.Errorf("stored call complete=%v error=%v text %q, want the tool's output", c.IsComplete(), c.IsError(), resultText(t, c))
+	}
+}
+
+// ToolExecutionStart and ToolExecutionEnd are stamped with Options.Now like
+// every other event, so they fall within the turn; they carried forge's
+// wall-clock times.
+func TestToolExecutionEventsUseOptionsNow(t *testing.T) {
+	var mu sync.Mutex
+	base := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	tick := 0
+	now := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		tick++
+		return base.Add(time.Duration(tick) * time.Second)
+	}
+	echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
+	m := scripted.New(scripted.Use(scripted.Call{ID: "a", Name: "echo", Args: `{"q":"x"}`}), scripted.Say("done"))
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, Now: now})
+	evs := run(t, r, turnrunner.Input{Prompt: "go"})
+	end := turnEnd(t, evs)
+	inTurn := func(ts time.Time) bool { return !ts.Before(end.StartedAt) && !ts.After(end.EndedAt) }
+	starts, ends := ofType[turnrunner.ToolExecutionStart](evs), ofType[turnrunner.ToolExecutionEnd](evs)
+	if len(starts) != 1 || len(ends) != 1 {
+		t.Fatalf("%d start and %d end events, want 1 each", len(starts), len(ends))
+	}
+	if s := starts[0]; !inTurn(s.StartedAt) {
+		t.Errorf("ToolExecutionStart.StartedAt = %v, outside the turn [%v, %v]", s.StartedAt, end.StartedAt, end.EndedAt)
+	}
+	if e := ends[0]; !inTurn(e.StartedAt) || !inTurn(e.EndedAt) || e.StartedAt != starts[0].StartedAt || e.Duration != e.EndedAt.Sub(e.StartedAt) {
+		t.Errorf("ToolExecutionEnd [%v, %v] %v, want within the turn [%v, %v] from the start event's time",
+			e.StartedAt, e.EndedAt, e.Duration, end.StartedAt, end.EndedAt)
 	}
 }
