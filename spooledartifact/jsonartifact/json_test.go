@@ -201,6 +201,9 @@ func TestByteOrderMark(t *testing.T) {
 		{"jsonl above MaxDocumentBytes", jsonartifact.Kind{MaxDocumentBytes: 8}, bom + "{\"a\":1}\n{\"a\":2}\n", jsonartifact.FormatJSONL, "[\n  {\n    \"a\": 1\n  },\n  {\n    \"a\": 2\n  }\n]"},
 		{"json5", jsonartifact.Kind{}, bom + "{a: 1, // c\n}", jsonartifact.FormatJSON5, "[\n  {\n    \"a\": 1\n  }\n]"},
 		{"json5 hint", jsonartifact.Kind{Format: jsonartifact.FormatJSON5}, bom + "{a: 1,}", jsonartifact.FormatJSON5, "[\n  {\n    \"a\": 1\n  }\n]"},
+		// trim removes whitespace and U+FEFF alike, in any order.
+		{"json, whitespace first", jsonartifact.Kind{}, " \n" + bom + `{"a":1}`, jsonartifact.FormatJSON, "[\n  {\n    \"a\": 1\n  }\n]"},
+		{"jsonl, blank line first", jsonartifact.Kind{}, "\n" + bom + "{\"a\":1}\n{\"a\":2}\n", jsonartifact.FormatJSONL, "[\n  {\n    \"a\": 1\n  },\n  {\n    \"a\": 2\n  }\n]"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.kind == (jsonartifact.Kind{}) {
@@ -856,7 +859,8 @@ func TestRecordTooLarge(t *testing.T) {
 // TestGrowingModifiersRefused: gjson modifiers that grow a value beyond its
 // size times its depth are refused before they run (chained @dig turned
 // 1.2 KB into 7.9 MB, @pretty with a 1000-space indent 200 KB into 100 MB,
-// @group 3 KB into 1 MB); one @dig or a plain @pretty still works.
+// @group 3 KB into 1 MB); one @dig or a plain @pretty still works, and so
+// do the same names inside a query's strings (an e-mail address).
 func TestGrowingModifiersRefused(t *testing.T) {
 	ctx := context.Background()
 	deep := strings.Repeat(`{"a":`, 200) + "1" + strings.Repeat("}", 200)
@@ -876,6 +880,11 @@ func TestGrowingModifiersRefused(t *testing.T) {
 		{"@dig:a", true},
 		{"@pretty", true},
 		{"a.a|@pretty", true},
+		// Modifier names inside strings a query compares with are text.
+		{`users.#(email=="ops@group.io").name`, true},
+		{`users.#(email%"*@digital.com")#.name|@pretty`, true},
+		{`users.#(email=="x@pretty.dev")#.name|@pretty`, true},
+		{`users.#(email=="a@tostr.io")#.name`, true},
 	} {
 		var err error
 		alloc := heapwatch.AllocatedBy(func() {

@@ -53,18 +53,18 @@ func checkPath(p string) error {
 	case strings.Contains(p, "@fromstr"):
 		return ErrInvalidPath.With(nil, "jsonartifact: path %q uses the @fromstr modifier, which is not supported: "+
 			"it parses a string's content as JSON, unchecked; query the string as a value instead", p)
-	case strings.Contains(p, "@group"):
-		return ErrInvalidPath.With(nil, "jsonartifact: path %q uses the @group modifier, which is not supported: "+
-			"it repeats every key once per array element (3 KB became 1 MB); pluck the arrays with items.#.field instead", p)
-	case strings.Contains(p, "@pretty:"):
-		return ErrInvalidPath.With(nil, "jsonartifact: path %q gives @pretty options, which are not supported: "+
-			"answers are already indented, and a long indent or prefix multiplies the answer by its length", p)
-	case strings.Count(p, "@dig")+strings.Count(p, "@pretty") > 1:
-		return ErrInvalidPath.With(nil, "jsonartifact: path %q uses @dig or @pretty more than once: each may cost the value's "+
-			"size times its depth, and chained they multiply; use one per path", p)
 	}
 	shape := scanPath(p)
 	switch {
+	case shape.group:
+		return ErrInvalidPath.With(nil, "jsonartifact: path %q uses the @group modifier, which is not supported: "+
+			"it repeats every key once per array element (3 KB became 1 MB); pluck the arrays with items.#.field instead", p)
+	case shape.prettyOptions:
+		return ErrInvalidPath.With(nil, "jsonartifact: path %q gives @pretty options, which are not supported: "+
+			"answers are already indented, and a long indent or prefix multiplies the answer by its length", p)
+	case shape.deepCopies > 1:
+		return ErrInvalidPath.With(nil, "jsonartifact: path %q uses @dig or @pretty more than once: each may cost the value's "+
+			"size times its depth, and chained they multiply; use one per path", p)
 	case shape.fanout > maxPathFanout:
 		return ErrInvalidPath.With(nil, "jsonartifact: path %q may multiply the value it runs on more than %d times (the limit): "+
 			"every [a,b] multipath or {a,b} object literal multiplies it by its member count, multipaths chained or nested in "+
@@ -87,12 +87,19 @@ type pathShape struct {
 	// fanout bounds how many times the path multiplies the size of the
 	// value it runs on (see maxPathFanout), saturating at maxPathFanout+1.
 	fanout int
+	// Modifiers that start a component (not text inside a string, such
+	// as an e-mail address a query compares with): @group, @pretty with
+	// options, and how many @dig and @pretty.
+	group, prettyOptions bool
+	deepCopies           int
 }
 
 // scanPath lexes p once, skipping strings and escaped characters. The
 // fan-out counts every "[...]" and "{...}", inside gjson queries too (a
 // query's left-hand side is a path, run on every element), each as its
-// member count (commas + 1), and every @tostr as toStrGrowth. An unclosed
+// member count (commas + 1), and every @tostr as toStrGrowth. A modifier
+// is an '@' that starts a component (at the start, or after one of
+// "|.[{,(:"), outside strings. An unclosed
 // one counts as if it closed at the end. This over-counts what gjson
 // builds (nested members add rather than multiply, and JSON literals such
 // as !{"a":1,"b":2} copy only the path's own text), never under-counts.
@@ -123,6 +130,18 @@ func scanPath(p string) pathShape {
 			if n := len(open); n > 0 {
 				open[n-1]++
 			}
+		case c == '@' && (i == 0 || strings.IndexByte("|.[{,(:", p[i-1]) >= 0):
+			name := modifierName(p[i+1:])
+			switch name {
+			case "tostr":
+				s.fanout = grow(s.fanout, toStrGrowth)
+			case "group":
+				s.group = true
+			case "dig", "pretty":
+				s.deepCopies++
+				s.prettyOptions = s.prettyOptions || name == "pretty" && strings.HasPrefix(p[i+1+len(name):], ":")
+			}
+			i += len(name)
 		case c == '(':
 			parens++
 		case c == ')':
@@ -135,10 +154,17 @@ func scanPath(p string) pathShape {
 	for _, n := range open {
 		s.fanout = grow(s.fanout, n)
 	}
-	for range strings.Count(p, "@tostr") {
-		s.fanout = grow(s.fanout, toStrGrowth)
-	}
 	return s
+}
+
+// modifierName returns the run of letters a modifier's name is, at the
+// start of p (what follows an '@').
+func modifierName(p string) string {
+	n := 0
+	for n < len(p) && (p[n]|0x20 >= 'a' && p[n]|0x20 <= 'z') {
+		n++
+	}
+	return p[:n]
 }
 
 // grow returns fanout*n, saturating at maxPathFanout+1.
