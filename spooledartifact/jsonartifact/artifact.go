@@ -179,9 +179,16 @@ func parseDocument(data []byte, f Format) ([]byte, error) {
 // which removes U+FEFF; JSON parsers refuse it.
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
-// trimBOM drops a leading byte order mark: from a document, and from line
-// 0 of JSON Lines (see eachLine), so a record never holds it.
-func trimBOM(data []byte) []byte { return bytes.TrimPrefix(data, bom) }
+// trimBOM drops a byte order mark that leads data, after whitespace if
+// any (with it), as trim does: from a document, and from the first
+// non-blank line of JSON Lines (see eachLine), so a record never holds it.
+func trimBOM(data []byte) []byte {
+	rest := bytes.TrimLeftFunc(data, unicode.IsSpace)
+	if r := bytes.TrimPrefix(rest, bom); len(r) < len(rest) {
+		return r
+	}
+	return data
+}
 
 // fromJSON5 makes a decoded JSON5 value encodable as JSON: json5.Number
 // (which encoding/json would quote) becomes json.Number, rewritten to a

@@ -36,6 +36,7 @@ func eachLine(ctx context.Context, r io.Reader, max int, fn func(line []byte, li
 	// drops both, so len(line) > max below catches a line one byte over.
 	sc.Buffer(make([]byte, min(scanBufferSize, max+2)), max+2)
 	n := 0
+	first := true // no record yet: a byte order mark may still lead one
 	for ; sc.Scan(); n++ {
 		if n&1023 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -46,13 +47,14 @@ func eachLine(ctx context.Context, r io.Reader, max int, fn func(line []byte, li
 		if len(line) > max {
 			return tooLong(n, max)
 		}
-		if n == 0 {
+		if first {
 			line = trimBOM(line)
 		}
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 {
 			continue
 		}
+		first = false
 		if more, err := fn(line, n); err != nil || !more {
 			return err
 		}
