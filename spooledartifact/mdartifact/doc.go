@@ -23,7 +23,9 @@
 // found as for MaxNesting): its closing fence is then indented as the
 // container's content, and a line out of the container (a '>' missing, or
 // indented less than the list item's content) ends it on the line before.
-// A line after such markers is no heading. A heading's EndLine is the line
+// Markers indented four columns or more are indented code, and an ordered
+// marker other than 1 right after paragraph text continues the paragraph
+// (CommonMark): neither opens a fence. A line after markers is no heading. A heading's EndLine is the line
 // before the next heading of the same or shallower depth, or the last
 // line. Lines are 0-based and every range is inclusive at both ends, so a
 // heading's or section's range can be passed back as is.

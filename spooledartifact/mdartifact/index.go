@@ -101,6 +101,10 @@ type indexer struct {
 	// indented that far, or blank, to stay in it (see inFence).
 	fenceQuotes  int
 	fenceListCol int
+	// afterText: the previous line was paragraph text, which an ordered
+	// list not starting at 1 cannot interrupt (CommonMark): such a line
+	// continues the paragraph instead of opening a list item.
+	afterText bool
 }
 
 func (x *indexer) add(i int, line []byte) {
@@ -140,6 +144,8 @@ func isDelimiter(line []byte) bool {
 
 func (x *indexer) classify(i int, line []byte) {
 	line = bytes.TrimRight(line, "\r")
+	afterText := x.afterText
+	x.afterText = false // set again below for a line of paragraph text
 	if x.fence != 0 {
 		if x.inFence(i, line) {
 			return
@@ -150,7 +156,8 @@ func (x *indexer) classify(i int, line []byte) {
 		x.idx.CodeBlocks = append(x.idx.CodeBlocks, CodeBlock{x.fenceLang, x.fenceLine, i - 1})
 		x.fence = 0
 	}
-	if x.openInContainer(i, line) {
+	if container, text := x.openInContainer(i, line, afterText); container {
+		x.afterText = text
 		return
 	}
 	indent := 0
@@ -158,54 +165,78 @@ func (x *indexer) classify(i int, line []byte) {
 		indent++
 	}
 	body := line[indent:]
-	if indent >= 4 || len(body) == 0 {
+	if len(bytes.Trim(line, " \t")) == 0 {
+		return
+	}
+	if indent >= 4 {
+		x.afterText = afterText // indented code cannot interrupt a paragraph: it continues it
 		return
 	}
 	switch body[0] {
 	case '`', '~':
-		x.open(i, body, 0, 0)
+		if x.open(i, body, 0, 0) {
+			return
+		}
 	case '#':
 		// CommonMark: 1-6 '#' then the end of the line or a space or tab;
 		// "#" alone, or "# #" (a closing sequence), is an empty heading.
 		n := run(body, '#')
-		if n > 6 || (n < len(body) && body[n] != ' ' && body[n] != '\t') {
+		if n <= 6 && (n == len(body) || body[n] == ' ' || body[n] == '\t') {
+			x.idx.Headings = append(x.idx.Headings, Heading{Depth: n, Text: headingText(body[n:]), StartLine: i})
 			return
 		}
-		x.idx.Headings = append(x.idx.Headings, Heading{Depth: n, Text: headingText(body[n:]), StartLine: i})
 	}
+	x.afterText = true
 }
 
 // open starts a fence when body (a line's content, past its containers and
 // indentation) opens one.
-func (x *indexer) open(i int, body []byte, quotes, listCol int) {
+func (x *indexer) open(i int, body []byte, quotes, listCol int) bool {
 	c := body[0]
 	n := run(body, c)
 	if n < 3 {
-		return
+		return false
 	}
 	info := body[n:]
 	if c == '`' && bytes.IndexByte(info, '`') >= 0 {
-		return // not a fence: inline code
+		return false // not a fence: inline code
 	}
 	x.fence, x.fenceLen, x.fenceLine, x.fenceLang = c, n, i, firstWord(info)
 	x.fenceQuotes, x.fenceListCol = quotes, listCol
+	return true
 }
 
 // openInContainer opens a fence on a line whose content follows block
 // quote or list markers ("- ```sh", "1. ~~~", "> ```"), found by
 // containerRun as lineNesting finds them, and reports whether the line
 // had such markers (it is then no heading: a heading in a container is not
-// one of the document's sections). Past each marker, up to four columns
-// of blanks lead to the content (one ends the marker, three indent it);
-// more make the rest indented code, no fence.
-func (x *indexer) openInContainer(i int, line []byte) bool {
+// one of the document's sections), and whether its content is paragraph
+// text. Past each marker, up to four columns of blanks lead to the
+// content (one ends the marker, three indent it); more make the rest
+// indented code, no fence. A first marker indented four columns or more
+// is indented code itself, and after paragraph text (afterText) an
+// ordered marker other than 1 is no list item: the line continues the
+// paragraph (CommonMark), so it has no markers.
+func (x *indexer) openInContainer(i int, line []byte, afterText bool) (container, text bool) {
 	var (
 		markers, quotes, listCol int
-		pendingList, code        bool
+		pendingList, code, none  bool
 		cols                     columns
 		pastCol                  int
 	)
 	end, _ := containerRun(line, func(quote bool, at, past int) {
+		if none {
+			return
+		}
+		if markers == 0 {
+			switch {
+			case cols.at(line, at) >= 4:
+				code = true
+			case afterText && !quote && line[at] >= '0' && line[at] <= '9' && string(line[at:past-1]) != "1":
+				none = true
+				return
+			}
+		}
 		if markers > 0 && cols.at(line, at)-pastCol > 4 {
 			code = true
 		}
@@ -220,19 +251,25 @@ func (x *indexer) openInContainer(i int, line []byte) bool {
 		}
 		pastCol = cols.at(line, past)
 	})
-	if markers == 0 {
-		return false
-	}
-	if code || end == len(line) || cols.at(line, end)-pastCol > 4 {
-		return true
+	switch {
+	case none:
+		return false, false
+	case markers == 0:
+		return false, false
+	case code:
+		return true, afterText
+	case end == len(line):
+		return true, false
+	case cols.at(line, end)-pastCol > 4:
+		return true, true
 	}
 	if pendingList {
 		listCol = cols.at(line, end)
 	}
-	if c := line[end]; c == '`' || c == '~' {
-		x.open(i, line[end:], quotes, listCol)
+	if c := line[end]; (c == '`' || c == '~') && x.open(i, line[end:], quotes, listCol) {
+		return true, false
 	}
-	return true
+	return true, true
 }
 
 // inFence reports whether line i, inside the open fence, is still in the

@@ -15,6 +15,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
+	"github.com/yuin/goldmark"
+	gast "github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/text"
 
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/internal/golden"
@@ -564,6 +568,11 @@ func TestFencesInContainers(t *testing.T) {
 			[]h{{1, "b", 2, 2}}, []cb{{"", 0, 0}}},
 		{"a marker after the content is text", "a - ```\n# b",
 			[]h{{1, "b", 1, 1}}, nil},
+		// What goldmark does not read as a container opens no fence.
+		{"ordered list from 2 continues a paragraph", "See below\n2. ```\n   # Usage\nmore",
+			[]h{{1, "Usage", 2, 3}}, nil},
+		{"ordered list from 2 after a blank line", "See below\n\n2. ```\n   # x\n   ```\n# b",
+			[]h{{1, "b", 5, 5}}, []cb{{"", 2, 4}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			a := mdartifact.New("md", newMem(t, tt.doc), mdartifact.Kind{})
@@ -584,6 +593,49 @@ func TestFencesInContainers(t *testing.T) {
 			checkIndexAgreesWithAST(t, idx, root)
 		})
 	}
+}
+
+// TestMarkersInIndentedCode: a container marker indented four columns or
+// more is indented code, which opens no fence (goldmark's AST has no
+// fenced block there, only indented code the index does not list).
+func TestMarkersInIndentedCode(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name     string
+		doc      string
+		headings []mdartifact.Heading
+	}{
+		{"indented code with a marker", "Example:\n\n    - ```sh\n    echo hi\n    ```\n# Usage", []mdartifact.Heading{{1, "Usage", 5, 5}}},
+		{"tab-indented marker", "# Usage\n\t- ```", []mdartifact.Heading{{1, "Usage", 0, 1}}},
+		{"indented quote marker", "Example:\n\n    > ```\n    > x\n# Usage", []mdartifact.Heading{{1, "Usage", 4, 4}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			idx, err := mdartifact.New("md", newMem(t, tt.doc), mdartifact.Kind{}).Index(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.headings, idx.Headings); diff != "" {
+				t.Errorf("headings (-want +got):\n%s", diff)
+			}
+			if n := fencedBlocks(tt.doc); n != len(idx.CodeBlocks) {
+				t.Errorf("index code blocks %v, goldmark has %d fenced ones", idx.CodeBlocks, n)
+			}
+		})
+	}
+}
+
+// fencedBlocks counts goldmark's fenced code blocks in doc (the AST's
+// "code" nodes do not tell them from indented code).
+func fencedBlocks(doc string) int {
+	n := 0
+	root := goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser().Parse(text.NewReader([]byte(doc)))
+	_ = gast.Walk(root, func(node gast.Node, entering bool) (gast.WalkStatus, error) {
+		if _, ok := node.(*gast.FencedCodeBlock); ok && entering {
+			n++
+		}
+		return gast.WalkContinue, nil
+	})
+	return n
 }
 
 // checkIndexAgreesWithAST checks idx against goldmark's tree: the
