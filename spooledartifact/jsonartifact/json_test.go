@@ -877,6 +877,11 @@ func TestGrowingModifiersRefused(t *testing.T) {
 		{`@pretty:{"prefix":"` + strings.Repeat(" ", 1000) + `"}`, false},
 		{"@group", false},
 		{"a|@group", false},
+		// gjson trims a query's path: blanks before a modifier hide nothing.
+		{"#( @group)", false},
+		{"#(\t@group)#", false},
+		{"#( @dig:a|@dig:a)", false},
+		{`#( @pretty:{"indent":"` + strings.Repeat(" ", 1000) + `"})`, false},
 		{"@dig:a", true},
 		{"@pretty", true},
 		{"a.a|@pretty", true},

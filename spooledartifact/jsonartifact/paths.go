@@ -98,8 +98,8 @@ type pathShape struct {
 // fan-out counts every "[...]" and "{...}", inside gjson queries too (a
 // query's left-hand side is a path, run on every element), each as its
 // member count (commas + 1), and every @tostr as toStrGrowth. A modifier
-// is an '@' that starts a component (at the start, or after one of
-// "|.[{,(:"), outside strings. An unclosed
+// is an '@' that starts a component (see modifierStart), outside strings.
+// An unclosed
 // one counts as if it closed at the end. This over-counts what gjson
 // builds (nested members add rather than multiply, and JSON literals such
 // as !{"a":1,"b":2} copy only the path's own text), never under-counts.
@@ -130,7 +130,7 @@ func scanPath(p string) pathShape {
 			if n := len(open); n > 0 {
 				open[n-1]++
 			}
-		case c == '@' && (i == 0 || strings.IndexByte("|.[{,(:", p[i-1]) >= 0):
+		case c == '@' && modifierStart(p, i):
 			name := modifierName(p[i+1:])
 			switch name {
 			case "tostr":
@@ -155,6 +155,18 @@ func scanPath(p string) pathShape {
 		s.fanout = grow(s.fanout, n)
 	}
 	return s
+}
+
+// modifierStart reports whether the '@' at p[i] starts a path component:
+// at the start, or after one of "|.[{,(:" and any blanks (gjson trims the
+// path a query compares, so "#( @group)" runs @group). Counting an '@'
+// after blanks elsewhere only refuses more.
+func modifierStart(p string, i int) bool {
+	j := i - 1
+	for j >= 0 && p[j] <= ' ' {
+		j--
+	}
+	return j < 0 || strings.IndexByte("|.[{,(:", p[j]) >= 0
 }
 
 // modifierName returns the run of letters a modifier's name is, at the
