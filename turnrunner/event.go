@@ -140,7 +140,7 @@ type ToolExecutionStart struct {
 
 // ToolExecutionEnd is reported when a handler settles. Like every event's
 // times, StartedAt (the start event's) and EndedAt come from Options.Now;
-// Duration is EndedAt - StartedAt.
+// Duration is EndedAt - StartedAt, or 0 if a clock stepped back.
 type ToolExecutionEnd struct {
 	TurnID, DispatchID string
 	ToolName           string

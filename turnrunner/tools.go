@@ -540,11 +540,11 @@ func (o *observer) ToolExecutionStart(e forge.ExecutionStart) {
 func (o *observer) ToolExecutionEnd(e forge.ExecutionEnd) {
 	o.ended, o.expired = true, deadlineExpired(o.ctx, o.tctx)
 	end := o.r.safeNow()
-	if o.started.IsZero() || end.Before(o.started) {
+	if o.started.IsZero() {
 		o.started = end
 	}
 	o.em.send(ToolExecutionEnd{TurnID: o.turnID, DispatchID: o.dispatchID, ToolName: e.ToolName, CallID: e.CallID,
-		StartedAt: o.started, EndedAt: end, Duration: end.Sub(o.started), IsError: e.IsError, Err: e.Err})
+		StartedAt: o.started, EndedAt: end, Duration: max(end.Sub(o.started), 0), IsError: e.IsError, Err: e.Err})
 }
 
 // badArgsText is the model-readable text for arguments that are not a JSON object.

@@ -467,30 +467,39 @@ func TestResultHooksKeepACompletedCallAfterCancel(t *testing.T) {
 // every other event, so they fall within the turn; they carried forge's
 // wall-clock times.
 func TestToolExecutionEventsUseOptionsNow(t *testing.T) {
-	var mu sync.Mutex
-	base := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-	tick := 0
-	now := func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		tick++
-		return base.Add(time.Duration(tick) * time.Second)
-	}
-	echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
-	m := scripted.New(scripted.Use(scripted.Call{ID: "a", Name: "echo", Args: `{"q":"x"}`}), scripted.Say("done"))
-	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, Now: now})
-	evs := run(t, r, turnrunner.Input{Prompt: "go"})
-	end := turnEnd(t, evs)
-	inTurn := func(ts time.Time) bool { return !ts.Before(end.StartedAt) && !ts.After(end.EndedAt) }
-	starts, ends := ofType[turnrunner.ToolExecutionStart](evs), ofType[turnrunner.ToolExecutionEnd](evs)
-	if len(starts) != 1 || len(ends) != 1 {
-		t.Fatalf("%d start and %d end events, want 1 each", len(starts), len(ends))
-	}
-	if s := starts[0]; !inTurn(s.StartedAt) {
-		t.Errorf("ToolExecutionStart.StartedAt = %v, outside the turn [%v, %v]", s.StartedAt, end.StartedAt, end.EndedAt)
-	}
-	if e := ends[0]; !inTurn(e.StartedAt) || !inTurn(e.EndedAt) || e.StartedAt != starts[0].StartedAt || e.Duration != e.EndedAt.Sub(e.StartedAt) {
-		t.Errorf("ToolExecutionEnd [%v, %v] %v, want within the turn [%v, %v] from the start event's time",
-			e.StartedAt, e.EndedAt, e.Duration, end.StartedAt, end.EndedAt)
+	for _, step := range []time.Duration{time.Second, -time.Second} { // a clock stepping back too
+		t.Run(step.String(), func(t *testing.T) {
+			var mu sync.Mutex
+			base := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+			tick := 0
+			now := func() time.Time {
+				mu.Lock()
+				defer mu.Unlock()
+				tick++
+				return base.Add(time.Duration(tick) * step)
+			}
+			echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
+			m := scripted.New(scripted.Use(scripted.Call{ID: "a", Name: "echo", Args: `{"q":"x"}`}), scripted.Say("done"))
+			r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, Now: now})
+			evs := run(t, r, turnrunner.Input{Prompt: "go"})
+			end := turnEnd(t, evs)
+			lo, hi := end.StartedAt, end.EndedAt
+			if step < 0 {
+				lo, hi = hi, lo
+			}
+			inTurn := func(ts time.Time) bool { return !ts.Before(lo) && !ts.After(hi) }
+			starts, ends := ofType[turnrunner.ToolExecutionStart](evs), ofType[turnrunner.ToolExecutionEnd](evs)
+			if len(starts) != 1 || len(ends) != 1 {
+				t.Fatalf("%d start and %d end events, want 1 each", len(starts), len(ends))
+			}
+			if s := starts[0]; !inTurn(s.StartedAt) {
+				t.Errorf("ToolExecutionStart.StartedAt = %v, outside the turn [%v, %v]", s.StartedAt, lo, hi)
+			}
+			e := ends[0]
+			if !inTurn(e.StartedAt) || !inTurn(e.EndedAt) || e.StartedAt != starts[0].StartedAt || e.Duration != max(e.EndedAt.Sub(e.StartedAt), 0) {
+				t.Errorf("ToolExecutionEnd [%v, %v] %v, want within the turn [%v, %v] from the start event's time",
+					e.StartedAt, e.EndedAt, e.Duration, lo, hi)
+			}
+		})
 	}
 }
