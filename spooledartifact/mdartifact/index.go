@@ -105,6 +105,10 @@ type indexer struct {
 	// list not starting at 1 cannot interrupt (CommonMark): such a line
 	// continues the paragraph instead of opening a list item.
 	afterText bool
+	// inList: a list item may still be open (a list marker was seen, and
+	// no blank line then unindented text since), so a marker indented four
+	// columns may be a nested item rather than indented code.
+	inList, afterBlank bool
 }
 
 func (x *indexer) add(i int, line []byte) {
@@ -144,8 +148,8 @@ func isDelimiter(line []byte) bool {
 
 func (x *indexer) classify(i int, line []byte) {
 	line = bytes.TrimRight(line, "\r")
-	afterText := x.afterText
-	x.afterText = false // set again below for a line of paragraph text
+	afterText, afterBlank := x.afterText, x.afterBlank
+	x.afterText, x.afterBlank = false, false // set again below
 	if x.fence != 0 {
 		if x.inFence(i, line) {
 			return
@@ -156,8 +160,10 @@ func (x *indexer) classify(i int, line []byte) {
 		x.idx.CodeBlocks = append(x.idx.CodeBlocks, CodeBlock{x.fenceLang, x.fenceLine, i - 1})
 		x.fence = 0
 	}
-	if container, text := x.openInContainer(i, line, afterText); container {
-		x.afterText = text
+	if container, list := x.openInContainer(i, line, afterText); container {
+		// Text inside a container is not a top-level paragraph: a
+		// marker on the next line starts a list whatever its number.
+		x.inList = x.inList || list
 		return
 	}
 	indent := 0
@@ -166,15 +172,20 @@ func (x *indexer) classify(i int, line []byte) {
 	}
 	body := line[indent:]
 	if len(bytes.Trim(line, " \t")) == 0 {
+		x.afterBlank = true
 		return
 	}
 	if indent >= 4 {
 		x.afterText = afterText // indented code cannot interrupt a paragraph: it continues it
 		return
 	}
+	if indent == 0 && afterBlank {
+		x.inList = false // unindented text after a blank line ends any list
+	}
 	switch body[0] {
 	case '`', '~':
 		if x.open(i, body, 0, 0) {
+			x.inList = false
 			return
 		}
 	case '#':
@@ -183,7 +194,12 @@ func (x *indexer) classify(i int, line []byte) {
 		n := run(body, '#')
 		if n <= 6 && (n == len(body) || body[n] == ' ' || body[n] == '\t') {
 			x.idx.Headings = append(x.idx.Headings, Heading{Depth: n, Text: headingText(body[n:]), StartLine: i})
+			x.inList = false
 			return
+		}
+	case '-', '*', '_', '=':
+		if isBreak(body) {
+			return // a thematic break or a setext underline ends the paragraph
 		}
 	}
 	x.afterText = true
@@ -217,7 +233,7 @@ func (x *indexer) open(i int, body []byte, quotes, listCol int) bool {
 // is indented code itself, and after paragraph text (afterText) an
 // ordered marker other than 1 is no list item: the line continues the
 // paragraph (CommonMark), so it has no markers.
-func (x *indexer) openInContainer(i int, line []byte, afterText bool) (container, text bool) {
+func (x *indexer) openInContainer(i int, line []byte, afterText bool) (container, list bool) {
 	var (
 		markers, quotes, listCol int
 		pendingList, code, none  bool
@@ -230,7 +246,7 @@ func (x *indexer) openInContainer(i int, line []byte, afterText bool) (container
 		}
 		if markers == 0 {
 			switch {
-			case cols.at(line, at) >= 4:
+			case cols.at(line, at) >= 4 && !x.inList:
 				code = true
 			case afterText && !quote && line[at] >= '0' && line[at] <= '9' && string(line[at:past-1]) != "1":
 				none = true
@@ -251,25 +267,23 @@ func (x *indexer) openInContainer(i int, line []byte, afterText bool) (container
 		}
 		pastCol = cols.at(line, past)
 	})
+	list = markers > quotes
 	switch {
-	case none:
-		return false, false
-	case markers == 0:
+	case none, markers == 0:
 		return false, false
 	case code:
-		return true, afterText
-	case end == len(line):
+		x.afterText = afterText // indented code continues a paragraph
 		return true, false
-	case cols.at(line, end)-pastCol > 4:
-		return true, true
+	case end == len(line), cols.at(line, end)-pastCol > 4:
+		return true, list
 	}
 	if pendingList {
 		listCol = cols.at(line, end)
 	}
-	if c := line[end]; (c == '`' || c == '~') && x.open(i, line[end:], quotes, listCol) {
-		return true, false
+	if c := line[end]; c == '`' || c == '~' {
+		x.open(i, line[end:], quotes, listCol)
 	}
-	return true, true
+	return true, list
 }
 
 // inFence reports whether line i, inside the open fence, is still in the
@@ -409,4 +423,21 @@ func (x *indexer) finish() Index {
 		x.idx.Headings[j].EndLine = last
 	}
 	return x.idx
+}
+
+// isBreak reports whether body is a run of one of '-', '*', '_', '='
+// (three or more for a thematic break), blanks allowed: a thematic break or
+// a setext underline.
+func isBreak(body []byte) bool {
+	c, n := body[0], 0
+	for _, b := range body {
+		switch b {
+		case c:
+			n++
+		case ' ', '\t':
+		default:
+			return false
+		}
+	}
+	return c == '=' || n >= 3 || c == '-'
 }

@@ -571,6 +571,18 @@ func TestFencesInContainers(t *testing.T) {
 		// What goldmark does not read as a container opens no fence.
 		{"ordered list from 2 continues a paragraph", "See below\n2. ```\n   # Usage\nmore",
 			[]h{{1, "Usage", 2, 3}}, nil},
+		{"ordered list from 2 after a thematic break", "---\n2. ```sh\n   # build\n   make\n   ```\n# Usage\n",
+			[]h{{1, "Usage", 5, 6}}, []cb{{"sh", 1, 4}}},
+		{"ordered list from 2 after a bullet item", "- Install it\n2. ```sh\n   # build\n   make\n   ```\n# Usage\n",
+			[]h{{1, "Usage", 5, 6}}, []cb{{"sh", 1, 4}}},
+		{"ordered list from 2 after quoted text", "> Note\n2. ```sh\n   # build\n   make\n   ```\n# Usage\n",
+			[]h{{1, "Usage", 5, 6}}, []cb{{"sh", 1, 4}}},
+		{"ordered list from 2 after a quoted heading", "> # Quoted\n2. ```sh\n   # build\n   make\n   ```\n# Usage\n",
+			[]h{{1, "Usage", 5, 6}}, []cb{{"sh", 1, 4}}},
+		{"ordered list from 2 after an ordered item", "1) First step\n2. ```sh\n   # build\n   make\n   ```\n# Usage\n",
+			[]h{{1, "Usage", 5, 6}}, []cb{{"sh", 1, 4}}},
+		{"nested item at column 4", "- Install:\n    - ```sh\n      make\n      ```\n# Usage\n",
+			[]h{{1, "Usage", 4, 5}}, []cb{{"sh", 1, 3}}},
 		{"ordered list from 2 after a blank line", "See below\n\n2. ```\n   # x\n   ```\n# b",
 			[]h{{1, "b", 5, 5}}, []cb{{"", 2, 4}}},
 	} {
