@@ -128,7 +128,13 @@ func (r *Runner) waitFor(ctx context.Context, em *emitter, turnID string, req di
 	case <-em.ctx.Done():
 		aborted(context.Cause(em.ctx))
 	case <-em.stop:
-		aborted(errTurnOver)
+		// A turn that ended because it was cancelled says so, whichever
+		// of the two this select saw first.
+		cause := context.Cause(em.ctx)
+		if cause == nil {
+			cause = errTurnOver
+		}
+		aborted(cause)
 	}
 	g.mu.Lock()
 	res, v, err := g.result, g.value, g.err
