@@ -1,6 +1,6 @@
 package spooledartifact
 
-import "bytes"
+import "github.com/ebbforge/adk/internal/quoted"
 
 // IndentJSON appends to dst the JSON src indented two spaces as
 // json.Indent(buf, src, prefix, "  ") renders it, but at most limit bytes
@@ -36,7 +36,7 @@ func IndentJSON(dst, src []byte, prefix string, limit int) ([]byte, int) {
 		}
 		switch c {
 		case '"':
-			end := closingQuote(src, i)
+			end := min(quoted.End(src, i), len(src)-1) // an unclosed string runs to the end
 			w.write(src[i : end+1])
 			i = end
 		case '[', '{':
@@ -63,28 +63,6 @@ func IndentJSON(dst, src []byte, prefix string, limit int) ([]byte, int) {
 		}
 	}
 	return w.buf, w.total
-}
-
-// closingQuote returns the index of the '"' that ends the string opened at
-// src[open]: the first one after an even run of backslashes; the last byte
-// when the string is not closed.
-func closingQuote(src []byte, open int) int {
-	for i := open + 1; i < len(src); {
-		k := bytes.IndexByte(src[i:], '"')
-		if k < 0 {
-			break
-		}
-		end := i + k
-		run := 0
-		for j := end - 1; j > open && src[j] == '\\'; j-- {
-			run++
-		}
-		if run%2 == 0 {
-			return end
-		}
-		i = end + 1
-	}
-	return len(src) - 1
 }
 
 // cappedWriter appends up to room bytes to buf and counts all it is given.

@@ -17,6 +17,7 @@ const module = "github.com/ebbforge/adk"
 // rank of their nearest listed ancestor, except where listed themselves.
 var layers = map[string]int{
 	"internal/errcode":             0,
+	"internal/quoted":              0,
 	"canonical":                    1,
 	"media":                        1,
 	"forge":                        2,

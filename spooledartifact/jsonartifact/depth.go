@@ -5,6 +5,8 @@ import (
 	"strconv"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/ebbforge/adk/internal/quoted"
 )
 
 // MaxDepth is the deepest nesting of arrays and objects a json/json5
@@ -72,7 +74,7 @@ func nestingDepth(data []byte, limit int) int {
 		case ']', '}':
 			depth = max(depth-1, 0)
 		case '"', '\'':
-			i = stringEnd(data, i)
+			i = quoted.End(data, i)
 		case '/':
 			if i+1 < len(data) {
 				switch data[i+1] {
@@ -101,25 +103,3 @@ func nestingDepth(data []byte, limit int) int {
 
 // lexical marks the bytes nestingDepth acts on.
 var lexical = [256]bool{'[': true, '{': true, ']': true, '}': true, '"': true, '\'': true, '/': true}
-
-// stringEnd returns the index of the quote that closes the string opened
-// at data[open], or len(data) when it is not closed. A quote is escaped
-// when an odd run of backslashes precedes it (each escapes the next byte).
-func stringEnd(data []byte, open int) int {
-	q := data[open]
-	for i := open + 1; ; {
-		k := bytes.IndexByte(data[i:], q)
-		if k < 0 {
-			return len(data)
-		}
-		end := i + k
-		run := 0
-		for j := end - 1; j > open && data[j] == '\\'; j-- {
-			run++
-		}
-		if run%2 == 0 {
-			return end
-		}
-		i = end + 1
-	}
-}
