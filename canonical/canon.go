@@ -87,11 +87,20 @@ func (st *state) canonAt(data []byte, maxDepth int, stream bool, at int) (adopte
 func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, sp *split) (end int, err error) {
 	// What only the split needs lives in st.pass, out of the loop's
 	// registers.
-	ps := &st.pass
-	*ps = pass{mode: mode, checkAt: math.MaxInt, depthMark: maxDepth, res: ps.res, chunk: ps.chunk}
+	st.pass = pass{mode: mode, checkAt: math.MaxInt, depthMark: maxDepth, res: st.pass.res, chunk: st.pass.chunk}
 	savedData := st.data
 	st.data = data // compareMembers reads raw keys from it
-	defer func() { st.data = savedData }()
+	// Restored here rather than deferred: a defer keeps values alive in
+	// the loop's frame.
+	end, err = st.tokens(data, i0, maxDepth, stream, sp)
+	st.data = savedData
+	return end, err
+}
+
+// tokens is run's loop.
+func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (end int, err error) {
+	ps := &st.pass
+	mode := ps.mode
 
 	buf := st.buf
 	if i := skipSpace(data, i0); (!stream || (i < len(data) && data[i] == '{')) && cap(buf)-len(buf) < len(data)-i0 {
@@ -106,17 +115,16 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 		copy(grown, buf)
 		buf = grown
 	}
-	stack := st.stack[:0]
-	members := st.members
-	mbase := len(members)
-	objects := 0 // open objects: output inside one may still move
+	st.stack = st.stack[:0]
+	mbase := len(st.members)
+	ps.objects = 0
 	n := len(data)
 	i := skipSpace(data, i0)
 	from := i // data[from:i] is pending canonical output
 	expectKey := false
 	switch {
 	case mode != passDocument:
-		stack = append(stack, frame{sorted: true})
+		st.stack = append(st.stack, frame{sorted: true})
 		ps.deepest, ps.depthMark = 1, min(1, maxDepth)
 		switch {
 		case mode == passWorker:
@@ -136,11 +144,11 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 			}
 			// The member is filled in place: building it aside and
 			// copying it in stalls on store forwarding.
-			if len(members) == cap(members) {
-				members = slices.Grow(members, 1)
+			if len(st.members) == cap(st.members) {
+				st.members = slices.Grow(st.members, 1)
 			}
-			members = members[:len(members)+1]
-			m := &members[len(members)-1]
+			st.members = st.members[:len(st.members)+1]
+			m := &st.members[len(st.members)-1]
 			*m = member{start: uint32(len(buf) + i - from), ks: uint32(i + 1)}
 			end := 0
 			if i+9 <= n {
@@ -187,9 +195,9 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 			if m.flags&memberArena == 0 {
 				m.ke = uint32(end - 1)
 			}
-			top := &stack[len(stack)-1]
-			if top.sorted && len(members) > int(top.base)+1 {
-				p := &members[len(members)-2]
+			top := &st.stack[len(st.stack)-1]
+			if top.sorted && len(st.members) > int(top.base)+1 {
+				p := &st.members[len(st.members)-2]
 				if p.prefix >= m.prefix || (p.flags|m.flags)&memberSurrogate != 0 {
 					top.sorted = st.compareMembers(p, m) < 0
 				}
@@ -256,21 +264,21 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 			}
 			i = end
 		case '{', '[':
-			if len(stack) >= ps.depthMark {
-				if len(stack) >= maxDepth {
+			if len(st.stack) >= ps.depthMark {
+				if len(st.stack) >= maxDepth {
 					return 0, errDepth()
 				}
 				// Deeper than ever, counting from the worker's first array.
-				ps.deepest = len(stack) + 1 - ps.closed
+				ps.deepest = len(st.stack) + 1 - ps.closed
 				ps.depthMark = min(maxDepth, ps.deepest+ps.closed)
 			}
 			obj := c == '{'
-			if len(stack) == cap(stack) {
-				stack = slices.Grow(stack, 1)
+			if len(st.stack) == cap(st.stack) {
+				st.stack = slices.Grow(st.stack, 1)
 			}
-			stack = stack[:len(stack)+1]
-			f := &stack[len(stack)-1] // filled in place, as members are
-			f.start, f.base, f.arenaBase = uint32(len(buf)+i-from), uint32(len(members)), uint32(len(st.arena))
+			st.stack = st.stack[:len(st.stack)+1]
+			f := &st.stack[len(st.stack)-1] // filled in place, as members are
+			f.start, f.base, f.arenaBase = uint32(len(buf)+i-from), uint32(len(st.members)), uint32(len(st.arena))
 			f.obj, f.sorted = obj, true
 			i++
 			if i < n && data[i] <= ' ' {
@@ -279,7 +287,7 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 				from, i = j, j
 			}
 			if obj {
-				objects++
+				ps.objects++
 				if i >= n || data[i] != '}' {
 					expectKey = true
 					continue
@@ -289,16 +297,20 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 			}
 			// An empty container: the loop below closes it.
 		case 't', 'f', 'n':
-			lit := "null"
-			if c == 't' {
-				lit = "true"
-			} else if c == 'f' {
-				lit = "false"
-			}
-			if n-i < len(lit) || string(data[i:i+len(lit)]) != lit {
+			// One four-byte load per literal: a string comparison would
+			// call memequal, and a call spills every live register.
+			if n-i < 4 {
 				return 0, syntaxError(data, i, "expecting a value")
 			}
-			i += len(lit)
+			w := binary.LittleEndian.Uint32(data[i:])
+			switch {
+			case w == 'n'|'u'<<8|'l'<<16|'l'<<24, w == 't'|'r'<<8|'u'<<16|'e'<<24:
+				i += 4
+			case w == 'f'|'a'<<8|'l'<<16|'s'<<24 && i+4 < n && data[i+4] == 'e':
+				i += 5
+			default:
+				return 0, syntaxError(data, i, "expecting a value")
+			}
 		default:
 			if c != '-' && (c < '0' || c > '9') {
 				return 0, syntaxError(data, i, "expecting a value")
@@ -360,7 +372,7 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 				buf = append(buf, data[from:i]...)
 				from, i = j, j
 			}
-			if len(stack) == 0 {
+			if len(st.stack) == 0 {
 				if i != n {
 					return 0, syntaxError(data, i, "expecting end of input")
 				}
@@ -371,13 +383,13 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 				} else {
 					buf = append(buf, data[from:i]...)
 				}
-				st.buf, st.stack, st.members = buf, stack, members[:mbase]
+				st.buf, st.members = buf, st.members[:mbase]
 				return i, nil
 			}
 			if i >= n {
 				return 0, syntaxError(data, i, "unterminated container")
 			}
-			top := &stack[len(stack)-1]
+			top := &st.stack[len(st.stack)-1]
 			c := data[i]
 			if c == ',' {
 				i++
@@ -395,11 +407,11 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 						switch {
 						case ps.closed > 0:
 							ps.checkAt = i + sp.poll
-						case objects == 0:
-							if len(stack) == 1 && sp.atBound(i) {
+						case ps.objects == 0:
+							if len(st.stack) == 1 && sp.atBound(i) {
 								// The main pass took over from here.
 								buf = append(buf, data[from:i]...)
-								st.buf, st.stack, st.members = buf, stack, members[:mbase]
+								st.buf, st.members = buf, st.members[:mbase]
 								ps.res.stopped = true
 								return i, nil
 							}
@@ -407,11 +419,11 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 							ps.checkAt = sp.nextCheck(i)
 						}
 					case ps.mode == passChunk:
-						if objects == 0 && ps.closed == 0 && len(stack) == 1 {
+						if ps.objects == 0 && ps.closed == 0 && len(st.stack) == 1 {
 							if i == ps.checkAt {
 								// The next chunk starts here.
 								buf = append(buf, data[from:i]...)
-								st.buf, st.stack, st.members = buf, stack, members[:mbase]
+								st.buf, st.members = buf, st.members[:mbase]
 								ps.res.stopped = true
 								return i, nil
 							}
@@ -422,14 +434,14 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 						if !top.obj && i == sp.at {
 							buf = append(buf, data[from:i]...)
 							from = i
-							e, popped, spec, err := st.adopt(sp, &buf, stack, members, objects, maxDepth, stream)
+							e, popped, spec, err := st.adopt(sp, &buf, st.stack, st.members, ps.objects, maxDepth, stream)
 							if err != nil {
 								return 0, err
 							}
 							// The worker's output, up to the closing
 							// bracket of the arrays it closed, is in buf
 							// (or hashed).
-							stack = stack[:len(stack)-popped]
+							st.stack = st.stack[:len(st.stack)-popped]
 							from, i, ps.spec = e, e, spec
 							continue
 						}
@@ -438,7 +450,7 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 				}
 				if top.obj {
 					expectKey = true
-				} else if stream && objects == 0 && len(buf)+i-from >= flushSize {
+				} else if stream && ps.objects == 0 && len(buf)+i-from >= flushSize {
 					st.write(buf)
 					st.write(data[from:i])
 					buf, from = buf[:0], i
@@ -449,29 +461,29 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 				if c != '}' {
 					return 0, syntaxError(data, i, "expecting ',' or '}'")
 				}
-				if len(stack) == 1 && ps.mode == passProbe {
+				if len(st.stack) == 1 && ps.mode == passProbe {
 					// The enclosing object a probe inferred closes: its
 					// members are the probe's result.
-					ms := members[top.base:]
+					ms := st.members[top.base:]
 					linkEnds(ms)
 					if len(ms) > 0 {
 						ms[len(ms)-1].end = uint32(len(buf) + i - from)
 					}
 					buf = append(buf, data[from:i]...)
-					st.buf, st.stack, st.members = buf, stack[:0], members
+					st.stack, st.buf = st.stack[:0], buf
 					return i, nil
 				}
-				if !top.sorted || (len(stack) == 1 && ps.spec) {
-					ms := members[top.base:]
+				if !top.sorted || (len(st.stack) == 1 && ps.spec) {
+					ms := st.members[top.base:]
 					linkEnds(ms)
 					ms[len(ms)-1].end = uint32(len(buf) + i - from)
-					perm := st.order(ms, len(stack)-1)
+					perm := st.order(ms, len(st.stack)-1)
 					switch {
-					case len(stack) == 1 && ps.spec:
+					case len(st.stack) == 1 && ps.spec:
 						buf = append(buf, data[from:i]...)
 						buf = st.finishSpec(buf, int(top.start), ms, perm)
 						ps.spec = false
-					case stream && len(stack) == 1:
+					case stream && len(st.stack) == 1:
 						buf = append(buf, data[from:i]...)
 						buf = st.writeOrdered(buf, int(top.start), ms, perm)
 					case int(top.start) >= len(buf):
@@ -494,15 +506,15 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 					}
 					from = i // the brace stays pending
 				}
-				members = members[:top.base]
+				st.members = st.members[:top.base]
 				st.arena = st.arena[:top.arenaBase]
-				objects--
+				ps.objects--
 			} else if c != ']' {
 				return 0, syntaxError(data, i, "expecting ',' or ']'")
 			}
-			stack = stack[:len(stack)-1]
+			st.stack = st.stack[:len(st.stack)-1]
 			i++
-			if len(stack) == 0 && ps.mode != passDocument {
+			if len(st.stack) == 0 && ps.mode != passDocument {
 				// The array the worker started in (or one it climbed
 				// into) closed. If what follows shows that the enclosing
 				// container is an array too, climb into it; otherwise
@@ -522,16 +534,16 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 						if j := skipSpace(data, i); j < n && (data[j] == '}' || data[j] == ',' && beforeColon(data, skipSpace(data, j+1))) {
 							// The enclosing container is an object: read
 							// on to its end.
-							stack = append(stack, frame{obj: true, sorted: true,
-								base: uint32(len(members)), arenaBase: uint32(len(st.arena))})
-							objects++
+							st.stack = append(st.stack, frame{obj: true, sorted: true,
+								base: uint32(len(st.members)), arenaBase: uint32(len(st.arena))})
+							ps.objects++
 							continue
 						}
 					}
-					st.buf, st.stack, st.members = buf, stack, members[:mbase]
+					st.buf, st.members = buf, st.members[:mbase]
 					return i, nil
 				}
-				stack = append(stack, frame{sorted: true})
+				st.stack = append(st.stack, frame{sorted: true})
 			}
 		}
 	}

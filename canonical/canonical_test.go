@@ -39,6 +39,8 @@ func TestStringifyJSON(t *testing.T) {
 		{"invalid utf8 replaced", "\"a\xe2\x82b\xffc\xed\xa0\x80\"", "\"a\uFFFDb\uFFFDc\uFFFD\uFFFD\uFFFD\""},
 		{"invalid utf8 key", "{\"\xff\":1,\"\xfe\":2}", "{\"\uFFFD\":2}"},
 		{"literals", `[true,false,null]`, `[true,false,null]`},
+		{"literals at the end", `false`, `false`},
+		{"literals as values", `{"t":true,"f":false,"n":null}`, `{"f":false,"n":null,"t":true}`},
 		{"empty containers", `[{},[], {  } ,[ ]]`, `[{},[],{},[]]`},
 		{"numbers", `[0,-0,0.0,1.0,1.50,1e2,1E+2,0.1e1,-1e-7,1e-6,0.000001,1e21,1e20,123456789012345678,1e400,-1e400,5e-324,1e-400]`,
 			`[0,0,0,1,1.5,100,100,1,-1e-7,0.000001,0.000001,1e+21,100000000000000000000,123456789012345680,null,null,5e-324,0]`},
@@ -79,6 +81,8 @@ func TestStringifyJSONInvalid(t *testing.T) {
 		"", " ", "{", "[1,]", `{"a":1,}`, `{a:1}`, "01", "-", "1.", ".5", "+1", "1e", "NaN", "tru",
 		`"\x41"`, `"\u12"`, "\"a\tb\"", `{"a":1}{}`, "1 2", "\ufeff{}", "\u00a0{}", `[1}`, `{"a":1]`,
 		`"unterminated`, `"\`, "[" + strings.Repeat(" ", 3), "\xff", `{"a" 1}`, `{"a":}`,
+		// Literals are matched four bytes at a time.
+		"nul", "fals", "falsE", "False", "nulL", "[tru]", "[nulx]", "[falsee]", "truex", `{"a":fals}`, "[t]",
 	}
 	for _, in := range inputs {
 		t.Run(in, func(t *testing.T) {

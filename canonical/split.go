@@ -76,6 +76,7 @@ type pass struct {
 	// deep).
 	deepest, closed, depthMark int
 	spec                       bool // the root object is hashed on a guessed order
+	objects                    int  // open objects: output inside one may still move
 
 	res   *stretch // where a worker or chunk pass keeps its checkpoint
 	chunk int      // a chunk pass's bound index
