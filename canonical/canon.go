@@ -97,7 +97,7 @@ func (st *state) run(data []byte, i0, maxDepth int, stream bool, mode passMode, 
 	return end, err
 }
 
-// tokens is run's loop.
+// tokens is run's loop; run's doc says what it does.
 func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (end int, err error) {
 	ps := &st.pass
 	mode := ps.mode
@@ -115,6 +115,12 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 		copy(grown, buf)
 		buf = grown
 	}
+	// The open containers, the members and the open-object count stay in
+	// the state, not in locals. Go saves no registers across calls, so a
+	// loop variable live across any call in the loop is stored again on
+	// every token; reslicing a field in place stores only its length (no
+	// write barrier). Output (buf) is appended to, which stores its
+	// pointer too, so it stays local.
 	st.stack = st.stack[:0]
 	mbase := len(st.members)
 	ps.objects = 0
@@ -148,8 +154,9 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 				st.members = slices.Grow(st.members, 1)
 			}
 			st.members = st.members[:len(st.members)+1]
+			// Every field is set once, on each path (no zeroing first).
 			m := &st.members[len(st.members)-1]
-			*m = member{start: uint32(len(buf) + i - from), ks: uint32(i + 1)}
+			m.start, m.end = uint32(len(buf)+i-from), 0
 			end := 0
 			if i+9 <= n {
 				// Keys of up to seven plain ASCII bytes (most keys) inline:
@@ -160,8 +167,10 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 					if z := bits.TrailingZeros64(sm) &^ 7; byte(x>>z) == '"' {
 						z >>= 3
 						end = i + 2 + z
-						m.flags = memberASCII
-						m.prefix = bits.ReverseBytes64(x) & (^uint64(0) << (8 * (8 - z)))
+						m.ks, m.ke, m.flags = uint32(i+1), uint32(end-1), memberASCII
+						// The key's z bytes, high first (z < 8: the mask
+						// keeps the shift in range without a check).
+						m.prefix = bits.ReverseBytes64(x) &^ (^uint64(0) >> (8 * z & 63))
 					}
 				}
 			}
@@ -171,6 +180,7 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 					return 0, err
 				}
 				end = e
+				m.ks, m.ke = uint32(i+1), uint32(end-1)
 				switch {
 				case flags&(flagEscaped|flagInvalid) != 0:
 					ks := len(st.arena)
@@ -182,18 +192,16 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 					m.prefix = sortPrefix(st.arena, m.ks, m.ke, false)
 				case flags&flagASCII != 0:
 					m.flags = memberASCII
-					m.prefix = sortPrefix(data, m.ks, uint32(end-1), true)
+					m.prefix = sortPrefix(data, m.ks, m.ke, true)
 				default:
-					m.prefix = sortPrefix(data, m.ks, uint32(end-1), false)
+					m.flags = 0
+					m.prefix = sortPrefix(data, m.ks, m.ke, false)
 				}
 				if flags&flagCopy == 0 {
 					buf = append(buf, data[from:i]...)
 					buf = appendCanonicalString(buf, data[i+1:end-1])
 					from = end
 				}
-			}
-			if m.flags&memberArena == 0 {
-				m.ke = uint32(end - 1)
 			}
 			top := &st.stack[len(st.stack)-1]
 			if top.sorted && len(st.members) > int(top.base)+1 {
@@ -203,19 +211,23 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 				}
 			}
 			i = end
-			if i < n && data[i] <= ' ' {
-				j := skipSpaceSlow(data, i)
-				buf = append(buf, data[from:i]...)
-				from, i = j, j
-			}
-			if i >= n || data[i] != ':' {
-				return 0, syntaxError(data, i, "expecting ':'")
-			}
-			i++
-			if i < n && data[i] <= ' ' {
-				j := skipSpaceSlow(data, i)
-				buf = append(buf, data[from:i]...)
-				from, i = j, j
+			if i+1 < n && data[i] == ':' && data[i+1] > ' ' {
+				i++ // the common case: no blanks around the colon
+			} else {
+				if i < n && data[i] <= ' ' {
+					j := skipSpaceSlow(data, i)
+					buf = append(buf, data[from:i]...)
+					from, i = j, j
+				}
+				if i >= n || data[i] != ':' {
+					return 0, syntaxError(data, i, "expecting ':'")
+				}
+				i++
+				if i < n && data[i] <= ' ' {
+					j := skipSpaceSlow(data, i)
+					buf = append(buf, data[from:i]...)
+					from, i = j, j
+				}
 			}
 		}
 
@@ -367,6 +379,19 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 
 		// After a value: a separator, a closer, or the end of the document.
 		for {
+			if i+1 < n && data[i] == ',' && data[i+1] > ' ' && i+1 < ps.checkAt && len(st.stack) > 0 {
+				// The common case, a comma with no blank after it,
+				// and no look at the split due: as below.
+				if st.stack[len(st.stack)-1].obj {
+					i++
+					expectKey = true
+					break
+				}
+				if !stream || ps.objects != 0 {
+					i++
+					break
+				}
+			}
 			if i < n && data[i] <= ' ' {
 				j := skipSpaceSlow(data, i)
 				buf = append(buf, data[from:i]...)

@@ -227,13 +227,7 @@ func shortestDecimal(intDigits, frac []byte, sig int) bool {
 	if sig > 19 || k > 19 {
 		return false
 	}
-	var t uint64
-	for _, c := range intDigits {
-		t = t*10 + uint64(c-'0')
-	}
-	for _, c := range frac {
-		t = t*10 + uint64(c-'0')
-	}
+	t := appendDigitValue(appendDigitValue(0, intDigits), frac)
 	if k == 0 {
 		return t <= maxSafeInteger // exact, printed with all its digits
 	}
@@ -284,6 +278,29 @@ func shortestDecimal(intDigits, frac []byte, sig int) bool {
 	}
 	// lo: below > 10^k + D; hi: above + D > 10^k
 	return pd.add(u128{0, d}).less(below) && pd.less(above.add(u128{0, d}))
+}
+
+// appendDigitValue returns t followed by the decimal digits ds (at most 19
+// in all), eight at a time.
+func appendDigitValue(t uint64, ds []byte) uint64 {
+	for len(ds) >= 8 {
+		t = t*100000000 + eightDigits(binary.LittleEndian.Uint64(ds))
+		ds = ds[8:]
+	}
+	for _, c := range ds {
+		t = t*10 + uint64(c-'0')
+	}
+	return t
+}
+
+// eightDigits returns the value of eight ASCII digits read little-endian:
+// adjacent digits, then pairs, then quads are combined by multiplication,
+// each step's partial values fitting in its lanes.
+func eightDigits(x uint64) uint64 {
+	x -= '0' * lanes01
+	x = x*10 + x>>8 // each even byte: two digits' value (0-99)
+	const mask = 0x000000ff000000ff
+	return ((x&mask)*(100+1000000<<32) + (x>>16&mask)*(1+10000<<32)) >> 32
 }
 
 // u128 is an unsigned 128-bit integer.
