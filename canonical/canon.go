@@ -204,9 +204,11 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 				}
 			}
 			top := &st.stack[len(st.stack)-1]
-			if top.sorted && len(st.members) > int(top.base)+1 {
+			if len(st.members) > int(top.base)+1 {
+				// The member before ends at the comma before this one.
 				p := &st.members[len(st.members)-2]
-				if p.prefix >= m.prefix || (p.flags|m.flags)&memberSurrogate != 0 {
+				p.end = m.start - 1
+				if top.sorted && (p.prefix >= m.prefix || (p.flags|m.flags)&memberSurrogate != 0) {
 					top.sorted = st.compareMembers(p, m) < 0
 				}
 			}
@@ -490,7 +492,6 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 					// The enclosing object a probe inferred closes: its
 					// members are the probe's result.
 					ms := st.members[top.base:]
-					linkEnds(ms)
 					if len(ms) > 0 {
 						ms[len(ms)-1].end = uint32(len(buf) + i - from)
 					}
@@ -500,7 +501,6 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 				}
 				if !top.sorted || (len(st.stack) == 1 && ps.spec) {
 					ms := st.members[top.base:]
-					linkEnds(ms)
 					ms[len(ms)-1].end = uint32(len(buf) + i - from)
 					perm := st.order(ms, len(st.stack)-1)
 					switch {

@@ -13,7 +13,7 @@ import (
 type member struct {
 	prefix     uint64
 	ks, ke     uint32 // key text
-	start, end uint32 // output span of `"key":value`
+	start, end uint32 // output span of `"key":value` (end: set at the next key, or at the close)
 	flags      uint8
 }
 
@@ -190,15 +190,6 @@ func (st *state) order(ms []member, depth int) []uint32 {
 		copy(sh.perm[:], perm)
 	}
 	return perm
-}
-
-// linkEnds ends each member of ms but the last at the comma before the
-// next one: member k runs from its key to that comma. The last member's end
-// is the caller's to set.
-func linkEnds(ms []member) {
-	for k := 0; k+1 < len(ms); k++ {
-		ms[k].end = ms[k+1].start - 1
-	}
 }
 
 // appendOrdered appends the ordered, unshadowed members ms joined by commas;

@@ -515,9 +515,8 @@ func (st *state) speculate(data, buf []byte, root frame, ms []member) bool {
 	if !ok || uint64(len(buf))+uint64(len(pst.buf)) >= math.MaxUint32 {
 		return false
 	}
-	guess := append(st.guess[:0], ms...)
+	guess := append(st.guess[:0], ms...) // all but the last ended (see tokens)
 	last := len(guess) - 1
-	linkEnds(guess)
 	off := uint32(len(buf)) // probe output offsets come after all of buf
 	for _, m := range tail {
 		if m.flags&memberArena != 0 {
