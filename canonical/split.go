@@ -63,8 +63,8 @@ func (p workerPanic) String() string {
 // passMode is what run reads.
 type passMode uint8
 
-// pass is what run keeps for the split, in the state rather than in
-// locals: it is seldom looked at.
+// pass is what run keeps in the state rather than in locals (see tokens):
+// what the split needs, seldom looked at, and the open-object count.
 type pass struct {
 	mode passMode
 	// checkAt is where the next comma calls for a look at the split: the
