@@ -428,10 +428,7 @@ func (s *DiskStore) SweepFunc(ctx context.Context, olderThan time.Time, keep fun
 		}
 		names = append(names, e.Name())
 	}
-	s.mu.RLock()
-	mem := oldEntries(s.mem, olderThan)
-	s.mu.RUnlock()
-	mem = dropKept(mem, keep)
+	mem := sweepCandidates(&s.mu, s.mem, olderThan, keep)
 
 	s.mu.Lock()
 	defer s.mu.Unlock()

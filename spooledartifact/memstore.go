@@ -107,30 +107,26 @@ func (s *MemoryStore) SweepFunc(ctx context.Context, olderThan time.Time, keep f
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	s.mu.RLock()
-	old := oldEntries(s.entries, olderThan)
-	s.mu.RUnlock()
-	old = dropKept(old, keep)
+	old := sweepCandidates(&s.mu, s.entries, olderThan, keep)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return deleteOld(s.entries, old, olderThan), nil
 }
 
-// oldEntries lists the ids of the entries written before olderThan; the
-// caller holds the entries' lock.
-func oldEntries(entries map[string]memEntry, olderThan time.Time) []string {
+// sweepCandidates lists the ids of the entries written before olderThan
+// that keep does not spare (a nil keep spares none). The entries are read
+// under mu's read lock; keep is asked with no lock held, since it may call
+// back into the store. The caller then deletes them with deleteOld under
+// the write lock.
+func sweepCandidates(mu *sync.RWMutex, entries map[string]memEntry, olderThan time.Time, keep func(id string) bool) []string {
 	var ids []string
+	mu.RLock()
 	for id, e := range entries {
 		if e.written.Before(olderThan) {
 			ids = append(ids, id)
 		}
 	}
-	return ids
-}
-
-// dropKept removes from ids those keep reports true for; a nil keep keeps
-// none. It is called with no lock of the store held.
-func dropKept(ids []string, keep func(id string) bool) []string {
+	mu.RUnlock()
 	if keep == nil {
 		return ids
 	}
