@@ -200,11 +200,7 @@ func TestEmptyATXHeadings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			root, err := a.AST(ctx, 0, -1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkIndexAgreesWithAST(t, idx, root)
+			checkIndexAgreesWithAST(t, ctx, a, idx)
 		})
 	}
 }
@@ -583,11 +579,7 @@ func TestFencesInContainers(t *testing.T) {
 			if diff := cmp.Diff(tt.blocks, idx.CodeBlocks); diff != "" {
 				t.Errorf("code blocks (-want +got):\n%s", diff)
 			}
-			root, err := a.AST(ctx, 0, -1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkIndexAgreesWithAST(t, idx, root)
+			checkIndexAgreesWithAST(t, ctx, a, idx)
 		})
 	}
 }
@@ -635,11 +627,15 @@ func fencedBlocks(doc string) int {
 	return n
 }
 
-// checkIndexAgreesWithAST checks idx against goldmark's tree: the
-// document's headings (depth, text, line) and every code block (its
-// language, and its content within the index's fence lines).
-func checkIndexAgreesWithAST(t *testing.T, idx mdartifact.Index, root *mdartifact.Node) {
+// checkIndexAgreesWithAST checks idx, a's index, against goldmark's tree
+// of a: the document's headings (depth, text, line) and every code block
+// (its language, and its content within the index's fence lines).
+func checkIndexAgreesWithAST(t *testing.T, ctx context.Context, a *mdartifact.Artifact, idx mdartifact.Index) {
 	t.Helper()
+	root, err := a.AST(ctx, 0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	type heading struct {
 		Depth int
 		Text  string
