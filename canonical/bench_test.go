@@ -11,15 +11,22 @@ import (
 	"github.com/ebbforge/adk/internal/cputime"
 )
 
-// reportCPU starts measuring process CPU time; the returned function
-// reports throughput per CPU second as "cpu-MB/s". On a shared machine
-// wall-clock MB/s moves with the load, CPU time much less.
+// reportCPU starts measuring process CPU time and the machine's stolen
+// time; the returned function reports throughput per CPU second as
+// "cpu-MB/s" and the share of the machine's CPU time the hypervisor took
+// meanwhile as "steal-%". On a shared machine wall-clock MB/s moves with
+// the load, CPU time much less; steal says how much of the CPUs the
+// benchmark was actually given.
 func reportCPU(b *testing.B, size int) func() {
 	start, ok := cputime.Process()
+	m0, mok := cputime.Machine()
 	return func() {
 		end, _ := cputime.Process()
 		if ok && end > start && b.N > 0 {
 			b.ReportMetric(float64(size)*float64(b.N)/1e6/(end-start).Seconds(), "cpu-MB/s")
+		}
+		if m1, ok := cputime.Machine(); mok && ok {
+			b.ReportMetric(100*cputime.StealShare(m0, m1), "steal-%")
 		}
 	}
 }

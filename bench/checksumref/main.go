@@ -8,7 +8,8 @@
 //
 // Each measurement is the median of -runs calls after two warm-up calls;
 // it prints one tab-separated line per measured function: name, MB/s, and
-// for the checksum the hex digest (which the reference must reproduce).
+// for the checksum the hex digest (which the reference must reproduce) and
+// the percentage of the machine's CPU time the hypervisor stole meanwhile.
 package main
 
 import (
@@ -21,6 +22,7 @@ import (
 
 	"github.com/ebbforge/adk/canonical"
 	"github.com/ebbforge/adk/internal/benchdoc"
+	"github.com/ebbforge/adk/internal/cputime"
 )
 
 func main() {
@@ -60,12 +62,12 @@ func run(gen string, size int, docPath string, runs int) error {
 		name string
 		f    func() error
 	}{{"checksum", checksum}, {"sha256", rawSHA}} {
-		mbs, err := median(m.f, len(doc), runs)
+		mbs, steal, err := median(m.f, len(doc), runs)
 		if err != nil {
 			return fmt.Errorf("%s: %w", m.name, err)
 		}
 		if m.name == "checksum" {
-			fmt.Printf("%s\t%.1f\t%s\n", m.name, mbs, sum)
+			fmt.Printf("%s\t%.1f\t%s\t%s\n", m.name, mbs, sum, steal)
 		} else {
 			fmt.Printf("%s\t%.1f\n", m.name, mbs)
 		}
@@ -73,21 +75,28 @@ func run(gen string, size int, docPath string, runs int) error {
 	return nil
 }
 
-// median returns the median throughput of runs calls of f, in MB/s.
-func median(f func() error, size, runs int) (float64, error) {
+// median returns the median throughput of runs calls of f, in MB/s, and
+// the percentage of the machine's CPU time stolen by the hypervisor while
+// they ran ("-" where the platform does not tell).
+func median(f func() error, size, runs int) (mbs float64, steal string, err error) {
 	for range 2 { // warm up: pooled scratch, page cache
 		if err := f(); err != nil {
-			return 0, err
+			return 0, "", err
 		}
 	}
 	rates := make([]float64, 0, runs)
+	m0, ok0 := cputime.Machine()
 	for range runs {
 		t0 := time.Now()
 		if err := f(); err != nil {
-			return 0, err
+			return 0, "", err
 		}
 		rates = append(rates, float64(size)/1e6/time.Since(t0).Seconds())
 	}
+	steal = "-"
+	if m1, ok1 := cputime.Machine(); ok0 && ok1 {
+		steal = fmt.Sprintf("%.1f", 100*cputime.StealShare(m0, m1))
+	}
 	slices.Sort(rates)
-	return rates[len(rates)/2], nil
+	return rates[len(rates)/2], steal, nil
 }

@@ -8,4 +8,8 @@
 //	if c1, ok1 := cputime.Process(); ok && ok1 {
 //		b.ReportMetric(float64(c1-c0)/float64(b.N), "cpu-ns/op")
 //	}
+//
+// On a virtual machine the host may also run other guests on the same
+// processors: Machine reads the machine-wide counters, and StealShare of
+// two readings says how much of the CPU time was taken away meanwhile.
 package cputime

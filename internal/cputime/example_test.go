@@ -18,3 +18,21 @@ func ExampleProcess() {
 	fmt.Println(sum, !ok0 || !ok1 || c1 >= c0)
 	// Output: 499999500000 true
 }
+
+// A benchmark reads the machine's counters before and after its loop and
+// reports how much CPU time the hypervisor took from the machine
+// meanwhile, where the platform tells it.
+func ExampleStealShare() {
+	m0, ok0 := cputime.Machine()
+	sum := 0
+	for i := range 1_000_000 {
+		sum += i
+	}
+	m1, ok1 := cputime.Machine()
+	share := 0.0
+	if ok0 && ok1 {
+		share = cputime.StealShare(m0, m1)
+	}
+	fmt.Println(sum, share >= 0 && share <= 1)
+	// Output: 499999500000 true
+}

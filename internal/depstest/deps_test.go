@@ -30,7 +30,7 @@ var layers = map[string]int{
 	"examples":                     8,
 	"internal/depstest":            9,
 	"internal/benchdoc":            0, // a leaf: benchmarks at every layer may use it
-	"internal/cputime":             9,
+	"internal/cputime":             0, // a leaf, like benchdoc: benchmarks and bench/ tools use it
 	"internal/golden":              9,
 	"internal/heapwatch":           9,
 	"bench":                        9,
