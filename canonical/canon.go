@@ -158,7 +158,17 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 			m := &st.members[len(st.members)-1]
 			m.start, m.end = uint32(len(buf)+i-from), 0
 			end := 0
-			if i+9 <= n {
+			top := &st.stack[len(st.stack)-1]
+			if d, k := len(st.stack)-1, len(st.members)-1-int(top.base); d < len(st.guesses) && k < maxShape && i+9 <= n {
+				// The key the last reordered object at this depth had
+				// here, most of the time (see learnKeys).
+				g := &st.guesses[d][k]
+				if binary.LittleEndian.Uint64(data[i+1:])&g.mask == ^g.notWord {
+					end = i + 2 + g.size
+					m.ks, m.ke, m.flags, m.prefix = uint32(i+1), uint32(end-1), memberASCII, g.prefix
+				}
+			}
+			if end == 0 && i+9 <= n {
 				// Keys of up to seven plain ASCII bytes (most keys) inline:
 				// the first byte the string scanner would stop at is the
 				// closing quote.
@@ -203,7 +213,6 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 					from = end
 				}
 			}
-			top := &st.stack[len(st.stack)-1]
 			if len(st.members) > int(top.base)+1 {
 				// The member before ends at the comma before this one.
 				p := &st.members[len(st.members)-2]

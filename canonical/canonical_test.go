@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -707,6 +708,14 @@ func TestRepeatedShapes(t *testing.T) {
 		{`[{"😀":1,"\uE000":2},{"😀":3,"\uE000":4},{"\ud83d":5,"\uE000":6}]`,
 			"[{\"😀\":1,\"\ue000\":2},{\"😀\":3,\"\ue000\":4},{\"\\ud83d\":5,\"\ue000\":6}]"},
 		{`[{"b" : 1, "a":[2, 3]}, {"b":4,"a":[5,6]}]`, `[{"a":[2,3],"b":1},{"a":[5,6],"b":4}]`},
+		// Keys near the ones learned from the object before (see learnKeys).
+		{`[{"b":1,"a":2},{"b":1,"ab":2},{"bc":1,"a":2},{"b":1,"a\"":2}]`,
+			`[{"a":2,"b":1},{"ab":2,"b":1},{"a":2,"bc":1},{"a\"":2,"b":1}]`},
+		{`[{"zzzzzzz":1,"aaaaaaa":2},{"zzzzzzz":3,"aaaaaaaa":4},{"zzzzzzzz":5,"aaaaaaa":6}]`,
+			`[{"aaaaaaa":2,"zzzzzzz":1},{"aaaaaaaa":4,"zzzzzzz":3},{"aaaaaaa":6,"zzzzzzzz":5}]`},
+		{`[{"b":1,"":2},{"b":3,"":4},{"":5,"b":6},{"b":7,"":8}]`, `[{"":2,"b":1},{"":4,"b":3},{"":5,"b":6},{"":8,"b":7}]`},
+		{`[{"b":1,"a":2},{"b" :3,"a"  :4},{"b":5,"é":6},{"b":7,"a":8}]`, `[{"a":2,"b":1},{"a":4,"b":3},{"b":5,"é":6},{"a":8,"b":7}]`},
+		{`[{"b":1,"a":2},{"a":3,"a":4},{"b":5,"b":6},{"b":7,"a":8}]`, `[{"a":2,"b":1},{"a":4},{"b":6},{"a":8,"b":7}]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -789,5 +798,66 @@ func stringifiesLikeEncodingJSON(t *testing.T, in any, want string) {
 	}
 	if viaJSON, err := canonical.StringifyJSON(data); err != nil || viaJSON != want {
 		t.Errorf("encoding/json writes %s, canonically %q (%v); the test expects %q", data, viaJSON, err, want)
+	}
+}
+
+// TestGuessedKeysMatchDecoding hashes arrays of records whose keys mostly
+// repeat the record before (so the keys guessed from it match), now and
+// then with one key changed to a near miss: a longer or shorter key, an
+// escaped spelling of the same key, a duplicate, blanks around the colon.
+// encoding/json's decoding, canonicalised as a Go value, is the oracle
+// (its last duplicate wins, as in JSON.parse).
+func TestGuessedKeysMatchDecoding(t *testing.T) {
+	pool := []string{`a`, `ab`, `abc`, `abcdefg`, `abcdefgh`, `abcdefg\"`, `a\u0062`, `b`, ``, `é`, `id`, `idx`, `zzzzzz`, `zzzzzzz`, `\u00e9`}
+	rng := rand.New(rand.NewPCG(7, 11))
+	for doc := range 200 {
+		var b strings.Builder
+		b.WriteByte('[')
+		var keys []string
+		for r := range 40 {
+			switch {
+			case keys == nil || rng.IntN(4) == 0:
+				keys = keys[:0]
+				for range 1 + rng.IntN(18) {
+					keys = append(keys, pool[rng.IntN(len(pool))])
+				}
+			case rng.IntN(3) == 0:
+				keys[rng.IntN(len(keys))] = pool[rng.IntN(len(pool))]
+			}
+			if r > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('{')
+			for k, key := range keys {
+				if k > 0 {
+					b.WriteByte(',')
+				}
+				colon := ":"
+				if rng.IntN(8) == 0 {
+					colon = [...]string{" :", ": ", " : "}[rng.IntN(3)]
+				}
+				fmt.Fprintf(&b, `"%s"%s%d`, key, colon, rng.IntN(100))
+			}
+			b.WriteByte('}')
+		}
+		b.WriteByte(']')
+		in := b.String()
+		dec := json.NewDecoder(strings.NewReader(in))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			t.Fatalf("document %d does not decode: %v\n%s", doc, err, in)
+		}
+		want, err := canonical.Stringify(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := canonical.StringifyJSON([]byte(in))
+		if err != nil {
+			t.Fatalf("document %d: %v\n%s", doc, err, in)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("document %d (-decoded +raw):\n%s\n%s", doc, diff, in)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package canonical
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"slices"
 )
 
@@ -105,6 +106,41 @@ type shape struct {
 	perm   [maxShape]uint32 // document index of the k-th member in key order
 }
 
+// keyGuess is a key expected at one position of an object at one depth
+// (see learnKeys): the key's bytes and closing quote, little-endian, in the
+// bytes of mask (notWord holds their complement, so that the zero guess
+// matches nothing), and the key's length and sort prefix.
+type keyGuess struct {
+	notWord, mask, prefix uint64
+	size                  int
+}
+
+// learnKeys remembers the keys of ms, an object at the given depth, as the
+// keys to expect at their positions in the next object at that depth:
+// arrays of records repeat their keys, and a key of up to seven plain
+// ASCII bytes is then matched whole, with its closing quote, by one masked
+// eight-byte compare. A guess is only ever taken after the document's
+// bytes matched it, so a stale one costs a compare, never a wrong member.
+func (st *state) learnKeys(ms []member, depth int) {
+	if depth >= len(st.guesses) {
+		return
+	}
+	gs := &st.guesses[depth]
+	for k := range min(len(ms), len(gs)) {
+		m := &ms[k]
+		g := &gs[k]
+		z := m.ke - m.ks
+		if m.flags != memberASCII || z >= 8 {
+			*g = keyGuess{} // matches nothing
+			continue
+		}
+		// The prefix holds the key's bytes, high first, zero-padded.
+		g.notWord = ^(bits.ReverseBytes64(m.prefix) | '"'<<(8*z))
+		g.mask = ^uint64(0) >> (56 - 8*z)
+		g.prefix, g.size = m.prefix, int(z)
+	}
+}
+
 // order returns the members ms of an object at the given depth in key
 // order, ties (duplicate keys) in document order, as indices into ms (valid
 // until the next call), and marks all but the last of equal keys as
@@ -188,6 +224,7 @@ func (st *state) order(ms []member, depth int) []uint32 {
 			sh.prefix[k] = ms[k].prefix
 		}
 		copy(sh.perm[:], perm)
+		st.learnKeys(ms, depth)
 	}
 	return perm
 }
