@@ -16,7 +16,8 @@ type frame struct {
 	base      uint32 // index in st.members of the object's first member
 	arenaBase uint32 // length of st.arena when the object opened
 	obj       bool
-	sorted    bool // members so far strictly increasing: nothing to reorder
+	sorted    bool  // members so far strictly increasing: nothing to reorder
+	guessed   uint8 // members whose key was guessed (see learnKeys)
 }
 
 // canon validates data as one JSON text (JSON.parse grammar: surrounding
@@ -166,6 +167,7 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 				if binary.LittleEndian.Uint64(data[i+1:])&g.mask == ^g.notWord {
 					end = i + 2 + g.size
 					m.ks, m.ke, m.flags, m.prefix = uint32(i+1), uint32(end-1), memberASCII, g.prefix
+					top.guessed++
 				}
 			}
 			if end == 0 && i+9 <= n {
@@ -302,7 +304,7 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 			st.stack = st.stack[:len(st.stack)+1]
 			f := &st.stack[len(st.stack)-1] // filled in place, as members are
 			f.start, f.base, f.arenaBase = uint32(len(buf)+i-from), uint32(len(st.members)), uint32(len(st.arena))
-			f.obj, f.sorted = obj, true
+			f.obj, f.sorted, f.guessed = obj, true, 0
 			i++
 			if i < n && data[i] <= ' ' {
 				j := skipSpaceSlow(data, i)
@@ -511,7 +513,14 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 				if !top.sorted || (len(st.stack) == 1 && ps.spec) {
 					ms := st.members[top.base:]
 					ms[len(ms)-1].end = uint32(len(buf) + i - from)
-					perm := st.order(ms, len(st.stack)-1)
+					var perm []uint32
+					if d := len(st.stack) - 1; int(top.guessed) == len(ms) && d < len(st.shapes) && st.shapes[d].n == len(ms) {
+						// Every key was guessed, and the guesses were
+						// learned with the shape: its order holds.
+						perm = st.shapes[d].perm[:len(ms):len(ms)]
+					} else {
+						perm = st.order(ms, d)
+					}
 					switch {
 					case len(st.stack) == 1 && ps.spec:
 						buf = append(buf, data[from:i]...)

@@ -716,6 +716,9 @@ func TestRepeatedShapes(t *testing.T) {
 		{`[{"b":1,"":2},{"b":3,"":4},{"":5,"b":6},{"b":7,"":8}]`, `[{"":2,"b":1},{"":4,"b":3},{"":5,"b":6},{"":8,"b":7}]`},
 		{`[{"b":1,"a":2},{"b" :3,"a"  :4},{"b":5,"é":6},{"b":7,"a":8}]`, `[{"a":2,"b":1},{"a":4,"b":3},{"b":5,"é":6},{"a":8,"b":7}]`},
 		{`[{"b":1,"a":2},{"a":3,"a":4},{"b":5,"b":6},{"b":7,"a":8}]`, `[{"a":2,"b":1},{"a":4},{"b":6},{"a":8,"b":7}]`},
+		// Fewer or more keys than the object the guesses came from.
+		{`[{"c":1,"b":2,"a":3},{"c":4,"b":5},{"c":6,"b":7,"a":8,"d":9},{"c":1,"b":2,"a":3}]`,
+			`[{"a":3,"b":2,"c":1},{"b":5,"c":4},{"a":8,"b":7,"c":6,"d":9},{"a":3,"b":2,"c":1}]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
@@ -823,6 +826,10 @@ func TestGuessedKeysMatchDecoding(t *testing.T) {
 				}
 			case rng.IntN(3) == 0:
 				keys[rng.IntN(len(keys))] = pool[rng.IntN(len(pool))]
+			case rng.IntN(3) == 0 && len(keys) > 1:
+				keys = keys[:1+rng.IntN(len(keys)-1)] // a prefix of the last
+			case rng.IntN(2) == 0:
+				keys = append(keys, pool[rng.IntN(len(pool))])
 			}
 			if r > 0 {
 				b.WriteByte(',')
