@@ -160,14 +160,34 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 			m.start, m.end = uint32(len(buf)+i-from), 0
 			end := 0
 			top := &st.stack[len(st.stack)-1]
-			if d, k := len(st.stack)-1, len(st.members)-1-int(top.base); d < len(st.guesses) && k < maxShape && i+9 <= n {
+			// The guess for this depth and position in the object.
+			if gi := (len(st.stack)-1)*maxShape + len(st.members) - 1 - int(top.base); uint(gi) < uint(len(st.guesses)) && i+9 <= n {
 				// The key the last reordered object at this depth had
 				// here, most of the time (see learnKeys).
-				g := &st.guesses[d][k]
+				g := &st.guesses[gi]
 				if binary.LittleEndian.Uint64(data[i+1:])&g.mask == ^g.notWord {
 					end = i + 2 + g.size
 					m.ks, m.ke, m.flags, m.prefix = uint32(i+1), uint32(end-1), memberASCII, g.prefix
 					top.guessed++
+					if g.colon {
+						// The colon matched too: link the member as
+						// below, and go on to the value. (A function for
+						// the linking would not be inlined: it calls.)
+						if len(st.members) > int(top.base)+1 {
+							p := &st.members[len(st.members)-2]
+							p.end = m.start - 1
+							if top.sorted && (p.prefix >= m.prefix || (p.flags|m.flags)&memberSurrogate != 0) {
+								top.sorted = st.compareMembers(p, m) < 0
+							}
+						}
+						i = end + 1
+						if i < n && data[i] <= ' ' {
+							j := skipSpaceSlow(data, i)
+							buf = append(buf, data[from:i]...)
+							from, i = j, j
+						}
+						goto value
+					}
 				}
 			}
 			if end == 0 && i+9 <= n {
@@ -245,6 +265,7 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 		}
 
 		// A value starts at data[i].
+	value:
 		if i >= n {
 			return 0, syntaxError(data, i, "expecting a value")
 		}

@@ -107,25 +107,28 @@ type shape struct {
 }
 
 // keyGuess is a key expected at one position of an object at one depth
-// (see learnKeys): the key's bytes and closing quote, little-endian, in the
-// bytes of mask (notWord holds their complement, so that the zero guess
-// matches nothing), and the key's length and sort prefix.
+// (see learnKeys): the key, its closing quote and, for keys of up to six
+// bytes, the colon, little-endian in the bytes of mask (notWord holds
+// their complement, so that the zero guess matches nothing); the key's
+// length and sort prefix.
 type keyGuess struct {
 	notWord, mask, prefix uint64
 	size                  int
+	colon                 bool // the colon is part of the match
 }
 
 // learnKeys remembers the keys of ms, an object at the given depth, as the
 // keys to expect at their positions in the next object at that depth:
 // arrays of records repeat their keys, and a key of up to seven plain
-// ASCII bytes is then matched whole, with its closing quote, by one masked
-// eight-byte compare. A guess is only ever taken after the document's
-// bytes matched it, so a stale one costs a compare, never a wrong member.
+// ASCII bytes is then matched whole, with its closing quote and, when
+// there is room, the colon, by one masked eight-byte compare. A guess is
+// only ever taken after the document's bytes matched it, so a stale one
+// costs a compare, never a wrong member.
 func (st *state) learnKeys(ms []member, depth int) {
-	if depth >= len(st.guesses) {
+	if depth >= len(st.shapes) {
 		return
 	}
-	gs := &st.guesses[depth]
+	gs := st.guesses[depth*maxShape : (depth+1)*maxShape]
 	for k := range min(len(ms), len(gs)) {
 		m := &ms[k]
 		g := &gs[k]
@@ -135,8 +138,13 @@ func (st *state) learnKeys(ms []member, depth int) {
 			continue
 		}
 		// The prefix holds the key's bytes, high first, zero-padded.
-		g.notWord = ^(bits.ReverseBytes64(m.prefix) | '"'<<(8*z))
-		g.mask = ^uint64(0) >> (56 - 8*z)
+		word := bits.ReverseBytes64(m.prefix) | '"'<<(8*z)
+		g.colon = z < 7
+		if g.colon {
+			word |= ':' << (8 * (z + 1))
+		}
+		g.notWord = ^word
+		g.mask = ^uint64(0) >> (8 * (6 - min(z, 6)))
 		g.prefix, g.size = m.prefix, int(z)
 	}
 }

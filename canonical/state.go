@@ -28,9 +28,9 @@ type state struct {
 	tmp     []byte   // scratch for reordering members
 	perm    []uint32 // member order of the object being reordered
 	comma   [1]byte
-	shapes  [8]shape              // member order of the last reordered object per depth
-	guesses [8][maxShape]keyGuess // its keys, to expect in the next (see learnKeys)
-	pass    pass                  // run's state for the split
+	shapes  [8]shape               // member order of the last reordered object per depth
+	guesses [8 * maxShape]keyGuess // its keys, by depth and position, to expect in the next (see learnKeys)
+	pass    pass                   // run's state for the split
 
 	// Speculative streaming of the root object (see speculate): spec is
 	// what was hashed before the member starting at output offset
