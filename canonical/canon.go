@@ -165,7 +165,7 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 				// The key the last reordered object at this depth had
 				// here, most of the time (see learnKeys).
 				g := &st.guesses[gi]
-				if binary.LittleEndian.Uint64(data[i+1:])&g.mask == ^g.notWord {
+				if binary.LittleEndian.Uint64(data[i+1:i+9])&g.mask == ^g.notWord {
 					end = i + 2 + g.size
 					m.ks, m.ke, m.flags, m.prefix = uint32(i+1), uint32(end-1), memberASCII, g.prefix
 					top.guessed++
@@ -194,7 +194,7 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 				// Keys of up to seven plain ASCII bytes (most keys) inline:
 				// the first byte the string scanner would stop at is the
 				// closing quote.
-				x := binary.LittleEndian.Uint64(data[i+1:])
+				x := binary.LittleEndian.Uint64(data[i+1 : i+9])
 				if sm := specialMask(x); sm != 0 {
 					if z := bits.TrailingZeros64(sm) &^ 7; byte(x>>z) == '"' {
 						z >>= 3
@@ -278,7 +278,7 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 			// flagCopy).
 			j := i + 1
 			for j+8 <= n {
-				sm := specialMask(binary.LittleEndian.Uint64(data[j:]))
+				sm := specialMask(binary.LittleEndian.Uint64(data[j : j+8]))
 				if sm == 0 {
 					j += 8
 					continue
@@ -348,7 +348,7 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 			if n-i < 4 {
 				return 0, syntaxError(data, i, "expecting a value")
 			}
-			w := binary.LittleEndian.Uint32(data[i:])
+			w := binary.LittleEndian.Uint32(data[i : i+4])
 			switch {
 			case w == 'n'|'u'<<8|'l'<<16|'l'<<24, w == 't'|'r'<<8|'u'<<16|'e'<<24:
 				i += 4

@@ -336,7 +336,7 @@ func (a u128) sub(b u128) u128 {
 // an ASCII digit, eight bytes at a time.
 func skipDigits(data []byte, i int) int {
 	for i+8 <= len(data) {
-		x := binary.LittleEndian.Uint64(data[i:])
+		x := binary.LittleEndian.Uint64(data[i : i+8])
 		// A digit lane has high nibble 3, and keeps it when 6 is added
 		// (low nibble at most 9). Carries out of a lane only come from a
 		// non-digit below it, so the lowest flagged lane is exact.

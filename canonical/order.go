@@ -37,7 +37,7 @@ func sortPrefix(buf []byte, off, end uint32, ascii bool) uint64 {
 	n := end - off
 	if int(off)+8 <= len(buf) {
 		// Load eight bytes (the key and whatever follows) and keep the key's.
-		p = binary.BigEndian.Uint64(buf[off:])
+		p = binary.BigEndian.Uint64(buf[off : off+8])
 		if n < 8 {
 			p &= ^uint64(0) << (8 * (8 - n))
 		}

@@ -53,7 +53,7 @@ func scanStringFrom(data []byte, start, i int) (int, uint8, error) {
 	n := len(data)
 	for {
 		for i+8 <= n {
-			m := specialMask(binary.LittleEndian.Uint64(data[i:]))
+			m := specialMask(binary.LittleEndian.Uint64(data[i : i+8]))
 			if m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break
