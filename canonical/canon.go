@@ -146,7 +146,7 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 		if expectKey {
 			// An object member starts at data[i]: `"key" :`.
 			expectKey = false
-			if i >= n || data[i] != '"' {
+			if uint(i) >= uint(n) || data[i] != '"' {
 				return 0, syntaxError(data, i, "expecting a string key")
 			}
 			// The member is filled in place: building it aside and
@@ -154,9 +154,10 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 			if len(st.members) == cap(st.members) {
 				st.members = slices.Grow(st.members, 1)
 			}
-			st.members = st.members[:len(st.members)+1]
+			ms := st.members[:len(st.members)+1]
+			st.members = ms
 			// Every field is set once, on each path (no zeroing first).
-			m := &st.members[len(st.members)-1]
+			m := &ms[len(ms)-1]
 			m.start, m.end = uint32(len(buf)+i-from), 0
 			end := 0
 			top := &st.stack[len(st.stack)-1]
@@ -181,7 +182,7 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 							}
 						}
 						i = end + 1
-						if i < n && data[i] <= ' ' {
+						if uint(i) < uint(n) && data[i] <= ' ' {
 							j := skipSpaceSlow(data, i)
 							buf = append(buf, data[from:i]...)
 							from, i = j, j
@@ -247,16 +248,16 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 			if i+1 < n && data[i] == ':' && data[i+1] > ' ' {
 				i++ // the common case: no blanks around the colon
 			} else {
-				if i < n && data[i] <= ' ' {
+				if uint(i) < uint(n) && data[i] <= ' ' {
 					j := skipSpaceSlow(data, i)
 					buf = append(buf, data[from:i]...)
 					from, i = j, j
 				}
-				if i >= n || data[i] != ':' {
+				if uint(i) >= uint(n) || data[i] != ':' {
 					return 0, syntaxError(data, i, "expecting ':'")
 				}
 				i++
-				if i < n && data[i] <= ' ' {
+				if uint(i) < uint(n) && data[i] <= ' ' {
 					j := skipSpaceSlow(data, i)
 					buf = append(buf, data[from:i]...)
 					from, i = j, j
@@ -266,7 +267,7 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 
 		// A value starts at data[i].
 	value:
-		if i >= n {
+		if uint(i) >= uint(n) {
 			return 0, syntaxError(data, i, "expecting a value")
 		}
 		switch c := data[i]; c {
@@ -295,7 +296,7 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 				}
 				break
 			}
-			if j < n && data[j] == '"' {
+			if uint(j) < uint(n) && data[j] == '"' {
 				i = j + 1
 				break
 			}
@@ -327,18 +328,18 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 			f.start, f.base, f.arenaBase = uint32(len(buf)+i-from), uint32(len(st.members)), uint32(len(st.arena))
 			f.obj, f.sorted, f.guessed = obj, true, 0
 			i++
-			if i < n && data[i] <= ' ' {
+			if uint(i) < uint(n) && data[i] <= ' ' {
 				j := skipSpaceSlow(data, i)
 				buf = append(buf, data[from:i]...)
 				from, i = j, j
 			}
 			if obj {
 				ps.objects++
-				if i >= n || data[i] != '}' {
+				if uint(i) >= uint(n) || data[i] != '}' {
 					expectKey = true
 					continue
 				}
-			} else if i >= n || data[i] != ']' {
+			} else if uint(i) >= uint(n) || data[i] != ']' {
 				continue
 			}
 			// An empty container: the loop below closes it.
@@ -373,10 +374,10 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 			if c == '-' {
 				d++
 			}
-			if d < n && data[d] >= '1' && data[d] <= '9' {
+			if uint(d) < uint(n) && data[d] >= '1' && data[d] <= '9' {
 				j := skipDigits(data, d+1)
-				if j < n && data[j] == '.' {
-					if k := skipDigits(data, j+1); k > j+1 && data[k-1] != '0' && (k >= n || data[k]|0x20 != 'e') &&
+				if uint(j) < uint(n) && data[j] == '.' {
+					if k := skipDigits(data, j+1); k > j+1 && data[k-1] != '0' && (uint(k) >= uint(n) || data[k]|0x20 != 'e') &&
 						(k-d <= 16 || shortestDecimal(data[d:j], data[j+1:k], k-d-1)) {
 						i = k
 						break
@@ -426,7 +427,7 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 					break
 				}
 			}
-			if i < n && data[i] <= ' ' {
+			if uint(i) < uint(n) && data[i] <= ' ' {
 				j := skipSpaceSlow(data, i)
 				buf = append(buf, data[from:i]...)
 				from, i = j, j
@@ -452,7 +453,7 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 			c := data[i]
 			if c == ',' {
 				i++
-				if i < n && data[i] <= ' ' {
+				if uint(i) < uint(n) && data[i] <= ' ' {
 					j := skipSpaceSlow(data, i)
 					buf = append(buf, data[from:i]...)
 					from, i = j, j
