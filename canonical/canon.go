@@ -570,6 +570,10 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 						}
 					}
 					from = i // the brace stays pending
+				} else if n := len(st.members) - int(top.base); int(top.guessed) < n {
+					// In order already, but some key was not guessed:
+					// the next object at this depth may be like this one.
+					st.learnSorted(st.members[top.base:], len(st.stack)-1)
 				}
 				st.members = st.members[:top.base]
 				st.arena = st.arena[:top.arenaBase]

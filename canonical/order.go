@@ -149,6 +149,27 @@ func (st *state) learnKeys(ms []member, depth int) {
 	}
 }
 
+// learnSorted remembers the keys of ms, an object at the given depth whose
+// keys are in order, as its shape (in the order they are) and as the keys
+// to expect next (see learnKeys). Objects in order are not sorted, so this
+// is their only way into the shape memory.
+func (st *state) learnSorted(ms []member, depth int) {
+	if len(ms) > maxShape || depth >= len(st.shapes) {
+		return
+	}
+	for k := range ms {
+		if ms[k].flags&memberSurrogate != 0 || k > 0 && ms[k].prefix <= ms[k-1].prefix {
+			return // prefixes that do not decide the order are no shape
+		}
+	}
+	sh := &st.shapes[depth]
+	sh.n = len(ms)
+	for k := range ms {
+		sh.prefix[k], sh.perm[k] = ms[k].prefix, uint32(k)
+	}
+	st.learnKeys(ms, depth)
+}
+
 // order returns the members ms of an object at the given depth in key
 // order, ties (duplicate keys) in document order, as indices into ms (valid
 // until the next call), and marks all but the last of equal keys as
