@@ -128,7 +128,6 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 	n := len(data)
 	i := skipSpace(data, i0)
 	from := i // data[from:i] is pending canonical output
-	expectKey := false
 	switch {
 	case mode != passDocument:
 		st.stack = append(st.stack, frame{sorted: true})
@@ -143,130 +142,7 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 		ps.checkAt = sp.at
 	}
 	for {
-		if expectKey {
-			// An object member starts at data[i]: `"key" :`.
-			expectKey = false
-			if uint(i) >= uint(n) || data[i] != '"' {
-				return 0, syntaxError(data, i, "expecting a string key")
-			}
-			// The member is filled in place: building it aside and
-			// copying it in stalls on store forwarding.
-			if len(st.members) == cap(st.members) {
-				st.members = slices.Grow(st.members, 1)
-			}
-			ms := st.members[:len(st.members)+1]
-			st.members = ms
-			// Every field is set once, on each path (no zeroing first).
-			m := &ms[len(ms)-1]
-			m.start, m.end = uint32(len(buf)+i-from), 0
-			end := 0
-			top := &st.stack[len(st.stack)-1]
-			// The guess for this depth and position in the object.
-			if gi := (len(st.stack)-1)*maxShape + len(st.members) - 1 - int(top.base); uint(gi) < uint(len(st.guesses)) && i+9 <= n {
-				// The key the last reordered object at this depth had
-				// here, most of the time (see learnKeys).
-				g := &st.guesses[gi]
-				if binary.LittleEndian.Uint64(data[i+1:i+9])&g.mask == ^g.notWord {
-					end = i + 2 + g.size
-					m.ks, m.ke, m.flags, m.prefix = uint32(i+1), uint32(end-1), memberASCII, g.prefix
-					top.guessed++
-					if g.colon {
-						// The colon matched too: link the member as
-						// below, and go on to the value. (A function for
-						// the linking would not be inlined: it calls.)
-						if len(st.members) > int(top.base)+1 {
-							p := &st.members[len(st.members)-2]
-							p.end = m.start - 1
-							if top.sorted && (p.prefix >= m.prefix || (p.flags|m.flags)&memberSurrogate != 0) {
-								top.sorted = st.compareMembers(p, m) < 0
-							}
-						}
-						i = end + 1
-						if uint(i) < uint(n) && data[i] <= ' ' {
-							j := skipSpaceSlow(data, i)
-							buf = append(buf, data[from:i]...)
-							from, i = j, j
-						}
-						goto value
-					}
-				}
-			}
-			if end == 0 && i+9 <= n {
-				// Keys of up to seven plain ASCII bytes (most keys) inline:
-				// the first byte the string scanner would stop at is the
-				// closing quote.
-				x := binary.LittleEndian.Uint64(data[i+1 : i+9])
-				if sm := specialMask(x); sm != 0 {
-					if z := bits.TrailingZeros64(sm) &^ 7; byte(x>>z) == '"' {
-						z >>= 3
-						end = i + 2 + z
-						m.ks, m.ke, m.flags = uint32(i+1), uint32(end-1), memberASCII
-						// The key's z bytes, high first (z < 8: the mask
-						// keeps the shift in range without a check).
-						m.prefix = bits.ReverseBytes64(x) &^ (^uint64(0) >> (8 * z & 63))
-					}
-				}
-			}
-			if end == 0 {
-				e, flags, err := scanString(data, i)
-				if err != nil {
-					return 0, err
-				}
-				end = e
-				m.ks, m.ke = uint32(i+1), uint32(end-1)
-				switch {
-				case flags&(flagEscaped|flagInvalid) != 0:
-					ks := len(st.arena)
-					st.arena = appendDecodedKey(st.arena, data[i+1:end-1])
-					m.ks, m.ke, m.flags = uint32(ks), uint32(len(st.arena)), memberArena
-					if bytes.IndexByte(st.arena[ks:], 0xed) >= 0 {
-						m.flags |= memberSurrogate // maybe; the full comparison decides
-					}
-					m.prefix = sortPrefix(st.arena, m.ks, m.ke, false)
-				case flags&flagASCII != 0:
-					m.flags = memberASCII
-					m.prefix = sortPrefix(data, m.ks, m.ke, true)
-				default:
-					m.flags = 0
-					m.prefix = sortPrefix(data, m.ks, m.ke, false)
-				}
-				if flags&flagCopy == 0 {
-					buf = append(buf, data[from:i]...)
-					buf = appendCanonicalString(buf, data[i+1:end-1])
-					from = end
-				}
-			}
-			if len(st.members) > int(top.base)+1 {
-				// The member before ends at the comma before this one.
-				p := &st.members[len(st.members)-2]
-				p.end = m.start - 1
-				if top.sorted && (p.prefix >= m.prefix || (p.flags|m.flags)&memberSurrogate != 0) {
-					top.sorted = st.compareMembers(p, m) < 0
-				}
-			}
-			i = end
-			if i+1 < n && data[i] == ':' && data[i+1] > ' ' {
-				i++ // the common case: no blanks around the colon
-			} else {
-				if uint(i) < uint(n) && data[i] <= ' ' {
-					j := skipSpaceSlow(data, i)
-					buf = append(buf, data[from:i]...)
-					from, i = j, j
-				}
-				if uint(i) >= uint(n) || data[i] != ':' {
-					return 0, syntaxError(data, i, "expecting ':'")
-				}
-				i++
-				if uint(i) < uint(n) && data[i] <= ' ' {
-					j := skipSpaceSlow(data, i)
-					buf = append(buf, data[from:i]...)
-					from, i = j, j
-				}
-			}
-		}
-
 		// A value starts at data[i].
-	value:
 		if uint(i) >= uint(n) {
 			return 0, syntaxError(data, i, "expecting a value")
 		}
@@ -336,8 +212,7 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 			if obj {
 				ps.objects++
 				if uint(i) >= uint(n) || data[i] != '}' {
-					expectKey = true
-					continue
+					goto key
 				}
 			} else if uint(i) >= uint(n) || data[i] != ']' {
 				continue
@@ -419,8 +294,7 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 				// and no look at the split due: as below.
 				if st.stack[len(st.stack)-1].obj {
 					i++
-					expectKey = true
-					break
+					goto key
 				}
 				if !stream || ps.objects != 0 {
 					i++
@@ -509,7 +383,7 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 					}
 				}
 				if top.obj {
-					expectKey = true
+					goto key
 				} else if stream && ps.objects == 0 && len(buf)+i-from >= flushSize {
 					st.write(buf)
 					st.write(data[from:i])
@@ -613,6 +487,129 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 					return i, nil
 				}
 				st.stack = append(st.stack, frame{sorted: true})
+			}
+		}
+		continue // to the next element
+
+		// An object member starts at data[i]: `"key" :`, then its value.
+	key:
+		{
+			if uint(i) >= uint(n) || data[i] != '"' {
+				return 0, syntaxError(data, i, "expecting a string key")
+			}
+			// The member is filled in place: building it aside and
+			// copying it in stalls on store forwarding.
+			if len(st.members) == cap(st.members) {
+				st.members = slices.Grow(st.members, 1)
+			}
+			ms := st.members[:len(st.members)+1]
+			st.members = ms
+			// Every field is set once, on each path (no zeroing first).
+			m := &ms[len(ms)-1]
+			m.start, m.end = uint32(len(buf)+i-from), 0
+			end := 0
+			top := &st.stack[len(st.stack)-1]
+			// The guess for this depth and position in the object.
+			if gi := (len(st.stack)-1)*maxShape + len(st.members) - 1 - int(top.base); uint(gi) < uint(len(st.guesses)) && i+9 <= n {
+				// The key the last reordered object at this depth had
+				// here, most of the time (see learnKeys).
+				g := &st.guesses[gi]
+				if binary.LittleEndian.Uint64(data[i+1:i+9])&g.mask == ^g.notWord {
+					end = i + 2 + g.size
+					m.ks, m.ke, m.flags, m.prefix = uint32(i+1), uint32(end-1), memberASCII, g.prefix
+					top.guessed++
+					if g.colon {
+						// The colon matched too: link the member as
+						// below, and go on to the value. (A function for
+						// the linking would not be inlined: it calls.)
+						if len(st.members) > int(top.base)+1 {
+							p := &st.members[len(st.members)-2]
+							p.end = m.start - 1
+							if top.sorted && (p.prefix >= m.prefix || (p.flags|m.flags)&memberSurrogate != 0) {
+								top.sorted = st.compareMembers(p, m) < 0
+							}
+						}
+						i = end + 1
+						if uint(i) < uint(n) && data[i] <= ' ' {
+							j := skipSpaceSlow(data, i)
+							buf = append(buf, data[from:i]...)
+							from, i = j, j
+						}
+						continue // to the value
+					}
+				}
+			}
+			if end == 0 && i+9 <= n {
+				// Keys of up to seven plain ASCII bytes (most keys) inline:
+				// the first byte the string scanner would stop at is the
+				// closing quote.
+				x := binary.LittleEndian.Uint64(data[i+1 : i+9])
+				if sm := specialMask(x); sm != 0 {
+					if z := bits.TrailingZeros64(sm) &^ 7; byte(x>>z) == '"' {
+						z >>= 3
+						end = i + 2 + z
+						m.ks, m.ke, m.flags = uint32(i+1), uint32(end-1), memberASCII
+						// The key's z bytes, high first (z < 8: the mask
+						// keeps the shift in range without a check).
+						m.prefix = bits.ReverseBytes64(x) &^ (^uint64(0) >> (8 * z & 63))
+					}
+				}
+			}
+			if end == 0 {
+				e, flags, err := scanString(data, i)
+				if err != nil {
+					return 0, err
+				}
+				end = e
+				m.ks, m.ke = uint32(i+1), uint32(end-1)
+				switch {
+				case flags&(flagEscaped|flagInvalid) != 0:
+					ks := len(st.arena)
+					st.arena = appendDecodedKey(st.arena, data[i+1:end-1])
+					m.ks, m.ke, m.flags = uint32(ks), uint32(len(st.arena)), memberArena
+					if bytes.IndexByte(st.arena[ks:], 0xed) >= 0 {
+						m.flags |= memberSurrogate // maybe; the full comparison decides
+					}
+					m.prefix = sortPrefix(st.arena, m.ks, m.ke, false)
+				case flags&flagASCII != 0:
+					m.flags = memberASCII
+					m.prefix = sortPrefix(data, m.ks, m.ke, true)
+				default:
+					m.flags = 0
+					m.prefix = sortPrefix(data, m.ks, m.ke, false)
+				}
+				if flags&flagCopy == 0 {
+					buf = append(buf, data[from:i]...)
+					buf = appendCanonicalString(buf, data[i+1:end-1])
+					from = end
+				}
+			}
+			if len(st.members) > int(top.base)+1 {
+				// The member before ends at the comma before this one.
+				p := &st.members[len(st.members)-2]
+				p.end = m.start - 1
+				if top.sorted && (p.prefix >= m.prefix || (p.flags|m.flags)&memberSurrogate != 0) {
+					top.sorted = st.compareMembers(p, m) < 0
+				}
+			}
+			i = end
+			if i+1 < n && data[i] == ':' && data[i+1] > ' ' {
+				i++ // the common case: no blanks around the colon
+			} else {
+				if uint(i) < uint(n) && data[i] <= ' ' {
+					j := skipSpaceSlow(data, i)
+					buf = append(buf, data[from:i]...)
+					from, i = j, j
+				}
+				if uint(i) >= uint(n) || data[i] != ':' {
+					return 0, syntaxError(data, i, "expecting ':'")
+				}
+				i++
+				if uint(i) < uint(n) && data[i] <= ' ' {
+					j := skipSpaceSlow(data, i)
+					buf = append(buf, data[from:i]...)
+					from, i = j, j
+				}
 			}
 		}
 	}
