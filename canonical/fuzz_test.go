@@ -65,6 +65,35 @@ func FuzzStringifyJSON(f *testing.F) {
 	})
 }
 
+// FuzzRepeatedElements checks that an array's elements canonicalise as
+// they do alone, whatever came before them: the keys and shapes learned
+// from one object (see learnKeys) are guesses about the next, never
+// trusted. Each input is split in two documents a and b; [a,b,a,a] must
+// canonicalise as its parts do.
+func FuzzRepeatedElements(f *testing.F) {
+	f.Add([]byte(`{"b":1,"a":2}`), []byte(`{"b":3,"ab":4}`))
+	f.Add([]byte(`{"id":1,"name":"x","score":1.50}`), []byte(`{"id":2,"name":"y"}`))
+	f.Add([]byte(`{"a":1,"b":{"d":1,"c":2}}`), []byte(`{"a":1,"b":{"d":1,"c":2,"c":3}}`))
+	f.Add([]byte(`{"abcdefg":1,"zzzzzz" :2}`), []byte(`{"abcdefgh":1,"zzzzzz": 2}`))
+	f.Add([]byte(`[{"x":1,"w":2},{"x":3,"w":4}]`), []byte(`{"\u0078":1,"w":2}`))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		ca, errA := canonical.StringifyJSON(a)
+		cb, errB := canonical.StringifyJSON(b)
+		if errA != nil || errB != nil {
+			return
+		}
+		doc := bytes.Join([][]byte{a, b, a, a}, []byte(","))
+		got, err := canonical.StringifyJSON(append(append([]byte("["), doc...), ']'))
+		want := "[" + strings.Join([]string{ca, cb, ca, ca}, ",") + "]"
+		if errors.Is(err, canonical.ErrLimit) {
+			return // a or b was nested as deep as allowed
+		}
+		if err != nil || got != want {
+			t.Fatalf("[a,b,a,a] = %q, %v; want %q\na = %q\nb = %q", got, err, want, a, b)
+		}
+	})
+}
+
 // FuzzStringifyString checks Go strings (any bytes): they print as their
 // encoding/json encoding does, as values, map keys, struct fields and tool
 // names alike, and as the raw path prints their bytes wherever the two
