@@ -118,7 +118,11 @@
 // be JavaScript's shortest form) are copied in one go, and only what
 // differs is rewritten. An object whose keys arrive out of order is put in
 // order when it closes by moving its members' output spans; the order is
-// remembered per depth, so arrays of like records are not sorted again.
+// remembered per depth, so arrays of like records are not sorted again, and
+// so are the keys themselves: the next object's keys are first compared
+// whole against the remembered ones, a guess taken only when the bytes
+// match, so records with the same keys skip most of the key scanning and,
+// when all their keys matched, the sorting.
 // [ChecksumJSON] streams the canonical text into SHA-256 wherever no open
 // object can still reorder it (the members of an unsorted object wait in a
 // pooled buffer until it closes). Scratch memory is pooled, so allocations
