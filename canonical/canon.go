@@ -526,7 +526,9 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 							p := &st.members[len(st.members)-2]
 							p.end = m.start - 1
 							if top.sorted && (p.prefix >= m.prefix || (p.flags|m.flags)&memberSurrogate != 0) {
-								top.sorted = st.compareMembers(p, m) < 0
+								// A greater prefix decides, unless a
+								// surrogate makes prefixes unreliable.
+								top.sorted = (p.prefix <= m.prefix || (p.flags|m.flags)&memberSurrogate != 0) && st.compareMembers(p, m) < 0
 							}
 						}
 						i = end + 1
@@ -589,7 +591,9 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 				p := &st.members[len(st.members)-2]
 				p.end = m.start - 1
 				if top.sorted && (p.prefix >= m.prefix || (p.flags|m.flags)&memberSurrogate != 0) {
-					top.sorted = st.compareMembers(p, m) < 0
+					// A greater prefix decides, unless a surrogate makes
+					// prefixes unreliable.
+					top.sorted = (p.prefix <= m.prefix || (p.flags|m.flags)&memberSurrogate != 0) && st.compareMembers(p, m) < 0
 				}
 			}
 			i = end
