@@ -17,7 +17,7 @@ type frame struct {
 	arenaBase uint32 // length of st.arena when the object opened
 	obj       bool
 	sorted    bool  // members so far strictly increasing: nothing to reorder
-	guessed   uint8 // members whose key was guessed (see learnKeys)
+	guessed   uint8 // members whose key was guessed (see learnKeys); wraps only past any shape's size
 }
 
 // canon validates data as one JSON text (JSON.parse grammar: surrounding
@@ -412,7 +412,7 @@ func (st *state) tokens(data []byte, i0, maxDepth int, stream bool, sp *split) (
 					var perm []uint32
 					if d := len(st.stack) - 1; int(top.guessed) == len(ms) && d < len(st.shapes) && st.shapes[d].n == len(ms) {
 						// Every key was guessed, and the guesses were
-						// learned with the shape: its order holds.
+						// learned with the shape (see remember): its order holds.
 						perm = st.shapes[d].perm[:len(ms):len(ms)]
 					} else {
 						perm = st.order(ms, d)

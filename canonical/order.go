@@ -95,11 +95,12 @@ const insertionLimit = 16
 // maxShape is the largest object whose member order is remembered.
 const maxShape = 16
 
-// shape is the key order of the last reordered object at one depth. Arrays
-// of records repeat their shapes, so the next object at that depth usually
-// has the same key prefixes in the same order and reuses the permutation
-// without sorting. A shape is only kept when its prefixes are distinct (and
-// so decide the order on their own).
+// shape is the key order of the last object at one depth that was
+// reordered, or that was in order but had keys not guessed (see
+// remember). Arrays of records repeat their shapes, so the next object at
+// that depth usually has the same key prefixes in the same order and
+// reuses the permutation without sorting. A shape is only kept when its
+// prefixes are distinct (and so decide the order on their own).
 type shape struct {
 	n      int
 	prefix [maxShape]uint64 // in document order
@@ -117,7 +118,7 @@ type keyGuess struct {
 	colon                 bool // the colon is part of the match
 }
 
-// learnKeys remembers the keys of ms, an object at the given depth, as the
+// learnKeys (called by remember) records the keys of ms, an object at the given depth, as the
 // keys to expect at their positions in the next object at that depth:
 // arrays of records repeat their keys, and a key of up to seven plain
 // ASCII bytes is then matched whole, with its closing quote and, when
@@ -149,10 +150,10 @@ func (st *state) learnKeys(ms []member, depth int) {
 	}
 }
 
-// learnSorted remembers the keys of ms, an object at the given depth whose
-// keys are in order, as its shape (in the order they are) and as the keys
-// to expect next (see learnKeys). Objects in order are not sorted, so this
-// is their only way into the shape memory.
+// learnSorted remembers ms, an object at the given depth whose keys are in
+// order, as that depth's shape in the order they are (see remember).
+// Objects in order are not sorted, so this is their only way into the
+// shape memory.
 func (st *state) learnSorted(ms []member, depth int) {
 	if len(ms) > maxShape || depth >= len(st.shapes) {
 		return
@@ -162,12 +163,33 @@ func (st *state) learnSorted(ms []member, depth int) {
 			return // prefixes that do not decide the order are no shape
 		}
 	}
+	st.remember(ms, st.identity(len(ms)), depth)
+}
+
+// remember stores ms, an object at the given depth with distinct key
+// prefixes, in the order perm as that depth's shape, and its keys as the
+// guesses for the next object there. The two are only ever learned
+// together here: an object whose keys all matched the guesses therefore
+// has the shape's keys, and takes its order (see tokens).
+func (st *state) remember(ms []member, perm []uint32, depth int) {
 	sh := &st.shapes[depth]
 	sh.n = len(ms)
 	for k := range ms {
-		sh.prefix[k], sh.perm[k] = ms[k].prefix, uint32(k)
+		sh.prefix[k] = ms[k].prefix
 	}
+	copy(sh.perm[:], perm)
 	st.learnKeys(ms, depth)
+}
+
+// identity returns the permutation 0, 1, …, n-1 in st.perm (valid until
+// the next call of identity or order).
+func (st *state) identity(n int) []uint32 {
+	perm := st.perm[:0]
+	for k := range n {
+		perm = append(perm, uint32(k))
+	}
+	st.perm = perm
+	return perm
 }
 
 // order returns the members ms of an object at the given depth in key
@@ -180,7 +202,6 @@ func (st *state) order(ms []member, depth int) []uint32 {
 	for k := range ms {
 		union |= ms[k].flags
 	}
-	perm := st.perm[:0]
 	var sh *shape
 	if n <= maxShape && depth < len(st.shapes) && union&memberSurrogate == 0 {
 		sh = &st.shapes[depth]
@@ -197,10 +218,7 @@ func (st *state) order(ms []member, depth int) []uint32 {
 			}
 		}
 	}
-	for k := range n {
-		perm = append(perm, uint32(k))
-	}
-	st.perm = perm
+	perm := st.identity(n)
 	switch {
 	case n > insertionLimit:
 		slices.SortFunc(perm, func(a, b uint32) int {
@@ -248,12 +266,7 @@ func (st *state) order(ms []member, depth int) []uint32 {
 		}
 	}
 	if sh != nil && distinct {
-		sh.n = n
-		for k := range ms {
-			sh.prefix[k] = ms[k].prefix
-		}
-		copy(sh.perm[:], perm)
-		st.learnKeys(ms, depth)
+		st.remember(ms, perm, depth)
 	}
 	return perm
 }

@@ -28,8 +28,8 @@ type state struct {
 	tmp     []byte   // scratch for reordering members
 	perm    []uint32 // member order of the object being reordered
 	comma   [1]byte
-	shapes  [8]shape               // member order of the last reordered object per depth
-	guesses [8 * maxShape]keyGuess // its keys, by depth and position, to expect in the next (see learnKeys)
+	shapes  [8]shape               // member order of the last object remembered per depth (see remember)
+	guesses [8 * maxShape]keyGuess // its keys, by depth and position, to expect in the next
 	pass    pass                   // run's state for the split
 
 	// Speculative streaming of the root object (see speculate): spec is
