@@ -4,7 +4,7 @@ GO ?= go
 FUZZTIME ?= 5s
 BENCH ?= .
 
-.PHONY: all run test lint vet bench fuzz cover
+.PHONY: all run test testdeps lint vet bench fuzz cover
 
 all: lint test
 
@@ -14,9 +14,13 @@ run:
 
 ## test: vet, every test with the race detector, then the 1 GiB
 ## bounded-memory and over-long-line tests (too slow under -race, so they run on their own)
-test: vet
+test: vet testdeps
 	$(GO) test -race -count=1 ./...
 	$(GO) test -count=1 -run '^(TestOneGiBBoundedMemory|TestGrepOverLongLine)$$' ./spooledartifact/
+
+## testdeps: install what the tests run beside Go (Chromium, npm packages)
+testdeps:
+	./scripts/testdeps.sh
 
 vet:
 	$(GO) vet ./...

@@ -33,6 +33,7 @@ var layers = map[string]int{
 	"internal/cputime":             0, // a leaf, like benchdoc: benchmarks and bench/ tools use it
 	"internal/golden":              9,
 	"internal/heapwatch":           9,
+	"internal/testdeps":            9,
 	"bench":                        9,
 }
 
