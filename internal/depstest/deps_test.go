@@ -18,6 +18,7 @@ const module = "github.com/ebbforge/adk"
 var layers = map[string]int{
 	"internal/errcode":             0,
 	"internal/quoted":              0,
+	"internal/safetext":            0,
 	"canonical":                    1,
 	"media":                        1,
 	"forge":                        2,
