@@ -37,7 +37,9 @@
 // works); Options.CleanupArtifacts, KeepArtifacts and ArtifactTTL tune
 // retention (the TTL sweep spares the runner's turns still running), and
 // an artifact that is gone renders as [ArtifactExpiredText]. Tools listed in Options.RequireApproval
-// wait on a [Gate] ([GateOpen] event) until the caller resolves it.
+// wait on a [Gate] ([GateOpen] event) until the caller resolves it; an open
+// gate is also found by its turn and id ([Runner.Gate]), so a later request
+// can answer it. Gate ids the runner generates are random.
 //
 // # Loop, pipelines, persistence
 //
@@ -65,4 +67,11 @@
 // waits for a slow consumer and never drops events while ctx is live; when
 // ctx ends every goroutine of the turn exits promptly and the channel is
 // closed.
+//
+// Every event marshals (json.Marshal or [MarshalEvent]) to a stable JSON
+// wire form for UIs and logs: a "type" field, camelCase fields, RFC 3339
+// times (zero ones left out), durations in milliseconds, errors as
+// {code, message}, and for a settled tool call a renderable result (text,
+// handle or media descriptors). The uistream package streams it to web
+// UIs.
 package turnrunner

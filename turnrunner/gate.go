@@ -103,6 +103,10 @@ func (r *Runner) waitFor(ctx context.Context, em *emitter, turnID string, req di
 	}
 	g := &Gate{id: id, turnID: turnID, reason: req.Reason, payload: req.Payload, validate: req.Validate,
 		createdAt: r.now(), done: make(chan struct{})}
+	// Open gates can be found by id (Runner.Gate) until they settle; the
+	// registration ends before GateClosed is sent.
+	unregister := r.gates.add(g)
+	defer unregister()
 	aborted := func(cause error) {
 		g.settle(GateAborted, nil, ErrGateAborted.With(cause, "turnrunner: gate %q aborted", id))
 	}
@@ -139,9 +143,69 @@ func (r *Runner) waitFor(ctx context.Context, em *emitter, turnID string, req di
 	g.mu.Lock()
 	res, v, err := g.result, g.value, g.err
 	g.mu.Unlock()
+	unregister()
 	em.sendExternal(GateClosed{GateID: id, TurnID: turnID, Result: res, SettledAt: r.now()})
 	return v, err
 }
 
 // errTurnOver is the cause of a gate aborted because its turn had ended.
 var errTurnOver = errors.New("turnrunner: the turn is over")
+
+// Gate returns the open gate id of the turn turnID, so a request that
+// answers an approval (an HTTP handler, a message from a queue) can resolve
+// or reject it. A gate is found only while it is open and only together
+// with its own turn's id: a caller that knows a gate id but not its turn
+// finds nothing. Gate ids the runner generates (tool approvals, WaitFor
+// without an id) hold 122 random bits, so they cannot be guessed; check
+// that the caller owns the turn before you settle its gate.
+func (r *Runner) Gate(turnID, id string) (*Gate, bool) {
+	return r.gates.get(turnID, id)
+}
+
+// openGates indexes the open gates of a runner's turns by turn and gate id.
+// The zero value is empty; safe for concurrent use.
+type openGates struct {
+	mu sync.Mutex
+	m  map[gateKey][]*Gate // several turns may reuse a turn id and gate id
+}
+
+type gateKey struct{ turn, id string }
+
+// add registers g until the returned func is called (again does nothing).
+func (og *openGates) add(g *Gate) (remove func()) {
+	k := gateKey{g.turnID, g.id}
+	og.mu.Lock()
+	defer og.mu.Unlock()
+	if og.m == nil {
+		og.m = make(map[gateKey][]*Gate)
+	}
+	og.m[k] = append(og.m[k], g)
+	return sync.OnceFunc(func() {
+		og.mu.Lock()
+		defer og.mu.Unlock()
+		gs := og.m[k]
+		for i, x := range gs {
+			if x == g {
+				gs = append(gs[:i:i], gs[i+1:]...)
+				break
+			}
+		}
+		if len(gs) == 0 {
+			delete(og.m, k)
+		} else {
+			og.m[k] = gs
+		}
+	})
+}
+
+// get is the oldest open gate registered under turn and id.
+func (og *openGates) get(turn, id string) (*Gate, bool) {
+	og.mu.Lock()
+	defer og.mu.Unlock()
+	for _, g := range og.m[gateKey{turn, id}] {
+		if !g.Settled() {
+			return g, true
+		}
+	}
+	return nil, false
+}

@@ -29,6 +29,8 @@ type Runner struct {
 	// running holds the spool prefixes of the turns in progress, which
 	// the ArtifactTTL sweep spares.
 	running runningTurns
+	// gates holds the open gates of the runner's turns (see Runner.Gate).
+	gates openGates
 }
 
 // runningTurns counts the turns in progress per spool prefix (two turns may

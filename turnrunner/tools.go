@@ -488,7 +488,10 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 // approve opens the approval gate for rec.
 func (r *Runner) approve(ctx context.Context, em *emitter, dc *dispatch.Context, rec *callRecord) (bool, string) {
 	v, err := r.waitFor(ctx, em, dc.TurnID(), dispatch.GateRequest{
-		ID:      "approval-" + rec.id,
+		// Random, not derived from the call id the model chose: the id
+		// answers the approval from outside (Runner.Gate) and must not be
+		// guessable.
+		ID:      "approval-" + uuid.NewString(),
 		Reason:  "tool " + rec.name + " requires approval",
 		Payload: ToolApproval{ToolCallID: rec.id, Tool: rec.name, Args: rec.raw, Checksum: rec.checksum},
 		Timeout: r.opts.ApprovalTimeout,
