@@ -19,6 +19,7 @@ var layers = map[string]int{
 	"internal/errcode":             0,
 	"internal/quoted":              0,
 	"internal/safetext":            0,
+	"llm/internal/sse":             0,
 	"canonical":                    1,
 	"media":                        1,
 	"forge":                        2,
