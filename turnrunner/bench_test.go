@@ -8,6 +8,7 @@ import (
 
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/internal/cputime"
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/media"
 	"github.com/ebbforge/adk/spooledartifact"
@@ -99,8 +100,8 @@ func BenchmarkEventThroughput(b *testing.B) {
 		chunks[i] = "tok "
 	}
 	step := scripted.Say(chunks...)
-	model := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) iter.Seq2[turnrunner.Part, error] {
-		return func(yield func(turnrunner.Part, error) bool) { scripted.Play(ctx, step, yield) }
+	model := llm.ModelFunc(func(ctx context.Context, req *llm.Request) iter.Seq2[llm.Part, error] {
+		return func(yield func(llm.Part, error) bool) { scripted.Play(ctx, step, yield) }
 	})
 	r := newRunner(b, model, &turnrunner.Options{EventBuffer: 1024})
 	ctx := context.Background()

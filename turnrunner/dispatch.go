@@ -10,6 +10,7 @@ import (
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 )
 
 // iterationLimitReason is the finalReason of the iteration cap.
@@ -216,9 +217,9 @@ type streamState struct {
 	msgCreated time.Time
 	thoughts   []*thoughtState
 	calls      []*callState
-	usage      Usage
+	usage      llm.Usage
 	hasUsage   bool
-	stop       StopReason
+	stop       llm.StopReason
 	overflow   bool // the tool-call arguments exceeded MaxToolCallArgBytes
 }
 
@@ -235,6 +236,8 @@ type callState struct {
 	index    int
 	id, name string
 	args     strings.Builder
+	payload  []byte // opaque replay data (a signature), kept on the stored call
+	compat   string
 	overflow bool // its arguments were cut at MaxToolCallArgBytes
 }
 
@@ -316,7 +319,7 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 
 	switch {
 	case len(st.calls) == 0:
-		if st.stop == StopMaxTokens {
+		if st.stop == llm.StopMaxTokens {
 			em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "truncated",
 				Message: "the answer was cut off at the token limit", Err: ErrTruncatedResponse, EmittedAt: r.now()})
 		}
@@ -342,7 +345,7 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 		em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "tool-call-args-too-large",
 			Message: "the response's tool-call arguments exceeded MaxToolCallArgBytes; its tool calls were not executed", Err: ErrToolCallArgsTooLarge, EmittedAt: r.now()})
 		return stepResult{}, nil
-	case st.stop == StopMaxTokens:
+	case st.stop == llm.StopMaxTokens:
 		r.settleUnrun(ctx, dc, em, st.calls, func(*callState) string {
 			return notExecuted("your response was cut off at the token limit (max_tokens), so its arguments may be incomplete. Retry with a shorter response.")
 		})
@@ -362,7 +365,7 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 // returns false even if the model ignores ctx), once the response's tool-call
 // arguments exceed Options.MaxToolCallArgBytes, and turns a panicking
 // iterator into an error.
-func (r *Runner) consume(ctx context.Context, req *Request, em *emitter, st *streamState) (modelErr error) {
+func (r *Runner) consume(ctx context.Context, req *llm.Request, em *emitter, st *streamState) (modelErr error) {
 	defer func() {
 		if p := recover(); p != nil {
 			modelErr = fmt.Errorf("turnrunner: model stream panicked: %v", p)
@@ -377,7 +380,7 @@ func (r *Runner) consume(ctx context.Context, req *Request, em *emitter, st *str
 			return err
 		}
 		switch p.Kind {
-		case PartText:
+		case llm.PartText:
 			if p.Text == "" {
 				continue
 			}
@@ -389,7 +392,7 @@ func (r *Runner) consume(ctx context.Context, req *Request, em *emitter, st *str
 			if !em.send(MessageDelta{ID: st.msgID, Delta: p.Text, Full: st.msg.String(), CreatedAt: st.msgCreated}) {
 				return context.Cause(ctx)
 			}
-		case PartThought:
+		case llm.PartThought:
 			t := st.thought(p.Index)
 			if t.id == "" {
 				t.id = uuid.NewString()
@@ -407,13 +410,19 @@ func (r *Runner) consume(ctx context.Context, req *Request, em *emitter, st *str
 					return context.Cause(ctx)
 				}
 			}
-		case PartToolCall:
+		case llm.PartToolCall:
 			c := st.call(p.Index)
 			if c.id == "" {
 				c.id = p.ID
 			}
 			if c.name == "" {
 				c.name = p.Name
+			}
+			if p.Payload != nil {
+				c.payload = append(c.payload[:0], p.Payload...)
+			}
+			if p.ReplayCompatibility != "" {
+				c.compat = p.ReplayCompatibility
 			}
 			argBytes += len(p.Text)
 			if argBytes > r.opts.MaxToolCallArgBytes {
@@ -424,9 +433,9 @@ func (r *Runner) consume(ctx context.Context, req *Request, em *emitter, st *str
 				return nil
 			}
 			c.args.WriteString(p.Text)
-		case PartUsage:
+		case llm.PartUsage:
 			st.usage, st.hasUsage = p.Usage, true
-		case PartStop:
+		case llm.PartStop:
 			st.stop = p.StopReason
 		}
 	}
@@ -444,8 +453,8 @@ func notExecuted(why string) string {
 
 // buildRequest renders the system prompt and snapshots the timeline and the
 // visible tools.
-func (r *Runner) buildRequest(dc *dispatch.Context, final bool, finalReason string) (*Request, error) {
-	req := &Request{TurnID: dc.TurnID(), DispatchID: dc.ID(), Iteration: dc.Iteration(),
+func (r *Runner) buildRequest(dc *dispatch.Context, final bool, finalReason string) (*llm.Request, error) {
+	req := &llm.Request{TurnID: dc.TurnID(), DispatchID: dc.ID(), Iteration: dc.Iteration(),
 		Timeline: dc.Timeline(), Final: final, Options: r.opts.ModelOptions}
 	if sp := dc.SystemPrompt(); sp != nil {
 		s, err := sp.Render(dc)

@@ -14,11 +14,12 @@
 //
 // # The model
 //
-// A [Model] returns one streamed response per [Request] as an
-// iter.Seq2[[Part], error]: text and thought deltas, tool calls (keyed by
+// A [llm.Model] (package llm holds the model contract) returns one streamed
+// response per [llm.Request] as an iter.Seq2[[llm.Part], error]: text and
+// thought deltas, tool calls (keyed by
 // index, arguments possibly in pieces), usage and a stop reason. Adapters
 // only translate the wire; the runner alone runs tools. llm/scripted is an
-// offline Model for tests and examples.
+// offline model for tests and examples.
 //
 // # Tools
 //
@@ -32,11 +33,11 @@
 // see [Runner.SpoolStore]); results are inline by default, and a
 // [ResultHook] such as spooledartifact.HandleAbove surfaces large ones as
 // handles the model reads with the artifact_* tools forged each iteration.
-// [RenderResult] is the text a model sees for a call. The runner's own in-memory spool store is
+// [llm.RenderResult] is the text a model sees for a call. The runner's own in-memory spool store is
 // emptied at every turn end (stored calls keep their bytes, so replay still
 // works); Options.CleanupArtifacts, KeepArtifacts and ArtifactTTL tune
 // retention (the TTL sweep spares the runner's turns still running), and
-// an artifact that is gone renders as [ArtifactExpiredText]. Tools listed in Options.RequireApproval
+// an artifact that is gone renders as [llm.ArtifactExpiredText]. Tools listed in Options.RequireApproval
 // wait on a [Gate] ([GateOpen] event) until the caller resolves it; an open
 // gate is also found by its turn and id ([Runner.Gate]), so a later request
 // can answer it. Gate ids the runner generates are random.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 )
 
 // Event is one thing that happened during a turn. The set is closed: switch
@@ -237,9 +238,9 @@ type Error struct {
 type GenerationStats struct {
 	DispatchID string
 	Iteration  int
-	Usage      Usage
+	Usage      llm.Usage
 	HasUsage   bool
-	StopReason StopReason
+	StopReason llm.StopReason
 	Duration   time.Duration
 }
 

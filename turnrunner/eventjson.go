@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/media"
-	"github.com/ebbforge/adk/spooledartifact"
 )
 
 // The JSON wire form of the events.
@@ -274,12 +274,12 @@ func eventJSON(ctx context.Context, ev Event) any {
 			u = &x
 		}
 		return struct {
-			Type       string     `json:"type"`
-			DispatchID string     `json:"dispatchId"`
-			Iteration  int        `json:"iteration"`
-			Usage      *usage     `json:"usage,omitempty"`
-			StopReason StopReason `json:"stopReason,omitempty"`
-			DurationMs float64    `json:"durationMs"`
+			Type       string         `json:"type"`
+			DispatchID string         `json:"dispatchId"`
+			Iteration  int            `json:"iteration"`
+			Usage      *usage         `json:"usage,omitempty"`
+			StopReason llm.StopReason `json:"stopReason,omitempty"`
+			DurationMs float64        `json:"durationMs"`
 		}{"generationStats", e.DispatchID, e.Iteration, u, e.StopReason, ms(e.Duration)}
 	}
 	return struct {
@@ -339,15 +339,12 @@ func resultJSON(ctx context.Context, e ToolCallContent) *wireResult {
 		return w
 	case forge.ResultArtifacts:
 		if call == nil {
-			return &wireResult{Kind: "text", Text: ArtifactExpiredText}
+			return &wireResult{Kind: "text", Text: llm.ArtifactExpiredText}
 		}
 		if len(res.Artifacts()) == 1 && !call.Inline() {
 			w := &wireResult{Kind: "handle"}
-			h, err := spooledartifact.RenderHandle(ctx, call, nil)
-			switch {
-			case expired(err):
-				h = ArtifactExpiredText
-			case err != nil:
+			h, err := llm.RenderResult(ctx, call) // the handle, or llm.ArtifactExpiredText
+			if err != nil {
 				h = "(handle unavailable: " + err.Error() + ")"
 			}
 			w.Handle = h
@@ -357,7 +354,7 @@ func resultJSON(ctx context.Context, e ToolCallContent) *wireResult {
 			w.Artifacts = []wireArtifact{{ID: a.ID(), Kind: a.Kind(), ByteLength: n, LineCount: lines}}
 			return w
 		}
-		text, err := RenderResult(ctx, call)
+		text, err := llm.RenderResult(ctx, call)
 		if err != nil {
 			text = "(result unavailable: " + err.Error() + ")"
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/turnrunner"
 )
@@ -39,7 +40,7 @@ func ExampleRunner_Gate() {
 			}
 		case turnrunner.ToolCallContent:
 			if e.IsComplete {
-				text, _ := turnrunner.RenderResult(context.Background(), e.Call)
+				text, _ := llm.RenderResult(context.Background(), e.Call)
 				fmt.Println(e.Tool, "->", text)
 			}
 		case turnrunner.TurnEnd:

@@ -14,6 +14,7 @@ import (
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/internal/golden"
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/media"
 	"github.com/ebbforge/adk/spooledartifact"
@@ -87,7 +88,7 @@ func wireEvents(t *testing.T) []turnrunner.Event {
 		turnrunner.Warning{DispatchID: "d", Iteration: 1, Kind: "truncated", Message: "cut", Err: turnrunner.ErrTruncatedResponse.With(nil, "cut at max_tokens"), EmittedAt: t0},
 		turnrunner.Error{DispatchID: "d", Iteration: 1, Err: coded, EmittedAt: t0},
 		turnrunner.Error{Err: fmt.Errorf("wrapped: %w", context.Canceled)},
-		turnrunner.GenerationStats{DispatchID: "d", Iteration: 1, HasUsage: true, Usage: turnrunner.Usage{InputTokens: 10, OutputTokens: 5, TotalTokens: 15}, StopReason: turnrunner.StopEnd, Duration: 2 * time.Second},
+		turnrunner.GenerationStats{DispatchID: "d", Iteration: 1, HasUsage: true, Usage: llm.Usage{InputTokens: 10, OutputTokens: 5, TotalTokens: 15}, StopReason: llm.StopEnd, Duration: 2 * time.Second},
 		turnrunner.IterationEnd{DispatchID: "d", Iteration: 1, StartedAt: t0, EndedAt: t1, Duration: t1.Sub(t0)},
 		turnrunner.DispatchEnd{TurnID: "t", DispatchID: "d", Status: turnrunner.DispatchNack, Err: errors.New("plain failure"), Iterations: 1, StartedAt: t0, EndedAt: t1, Duration: t1.Sub(t0)},
 		turnrunner.TurnEnd{TurnID: "t", Status: turnrunner.TurnFailed, Err: coded, StartedAt: t0, EndedAt: t1, Duration: t1.Sub(t0)},

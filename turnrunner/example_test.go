@@ -7,6 +7,7 @@ import (
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/turnrunner"
 )
@@ -36,7 +37,7 @@ func ExampleRunner_Run() {
 		switch e := ev.(type) {
 		case turnrunner.ToolCallContent:
 			if e.IsComplete {
-				text, _ := turnrunner.RenderResult(context.Background(), e.Call)
+				text, _ := llm.RenderResult(context.Background(), e.Call)
 				fmt.Printf("%s -> %s\n", e.Tool, text)
 			}
 		case turnrunner.MessageDelta:
@@ -59,7 +60,7 @@ func Example_loopPolicy() {
 			return forge.TextOutput("pong"), nil
 		}, nil)
 	// A model that keeps repeating the same call until tools are withdrawn.
-	model := scripted.NewFunc(func(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) {
+	model := scripted.NewFunc(func(ctx context.Context, req *llm.Request) (scripted.Step, error) {
 		if req.Final {
 			return scripted.Say("The host answers."), nil
 		}
@@ -138,7 +139,7 @@ func Example_approval() {
 			_ = e.Gate.Resolve(true)
 		case turnrunner.ToolCallContent:
 			if e.Call != nil {
-				text, _ := turnrunner.RenderResult(context.Background(), e.Call)
+				text, _ := llm.RenderResult(context.Background(), e.Call)
 				fmt.Println("result:", text)
 			}
 		case turnrunner.TurnEnd:
@@ -157,10 +158,10 @@ type tenantKey struct{}
 // reaches the model and the tools, and code after next runs after the
 // answer is in.
 func Example_middleware() {
-	model := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) iter.Seq2[turnrunner.Part, error] {
+	model := llm.ModelFunc(func(ctx context.Context, req *llm.Request) iter.Seq2[llm.Part, error] {
 		tenant, _ := ctx.Value(tenantKey{}).(string)
-		return func(yield func(turnrunner.Part, error) bool) {
-			yield(turnrunner.TextPart("hello, "+tenant), nil)
+		return func(yield func(llm.Part, error) bool) {
+			yield(llm.TextPart("hello, "+tenant), nil)
 		}
 	})
 	withTenant := func(ctx context.Context, tc *turnrunner.TurnContext, next turnrunner.Next) error {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/turnrunner"
 )
 
@@ -77,7 +78,7 @@ func textTool(t testing.TB, name string, fn func(ctx context.Context, args map[s
 	return tool
 }
 
-func newRunner(t testing.TB, m turnrunner.Model, o *turnrunner.Options) *turnrunner.Runner {
+func newRunner(t testing.TB, m llm.Model, o *turnrunner.Options) *turnrunner.Runner {
 	t.Helper()
 	r, err := turnrunner.New(m, o)
 	if err != nil {

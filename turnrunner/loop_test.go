@@ -13,6 +13,7 @@ import (
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/turnrunner"
 )
@@ -20,7 +21,7 @@ import (
 func TestLoopGuardRepeatThenFinalize(t *testing.T) {
 	echo, execs := countingEcho(t, "the weather is sunny")
 	// A stubborn model: repeats the same call until tools are withdrawn.
-	m := scripted.NewFunc(func(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) {
+	m := scripted.NewFunc(func(ctx context.Context, req *llm.Request) (scripted.Step, error) {
 		if req.Final {
 			return scripted.Say("It is sunny."), nil
 		}
@@ -56,7 +57,7 @@ func TestLoopGuardRepeatThenFinalize(t *testing.T) {
 func TestLoopGuardIterationLimitAndPerTool(t *testing.T) {
 	var n atomic.Int32
 	echo := textTool(t, "echo", func(ctx context.Context, args map[string]any) (string, error) { return "x", nil }, nil)
-	m := scripted.NewFunc(func(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) {
+	m := scripted.NewFunc(func(ctx context.Context, req *llm.Request) (scripted.Step, error) {
 		if req.Final {
 			return scripted.Say("giving up"), nil
 		}
@@ -330,7 +331,7 @@ func TestWaitForAfterTurnAborts(t *testing.T) {
 func TestUnexecutedCallsDoNotCountAgainstTheLoopGuard(t *testing.T) {
 	echo, execs := countingEcho(t, "ok")
 	m := scripted.New(
-		scripted.Step{Calls: []scripted.Call{{ID: "c1", Name: "echo", Args: `{"q":"a"}`}}, Stop: turnrunner.StopMaxTokens},
+		scripted.Step{Calls: []scripted.Call{{ID: "c1", Name: "echo", Args: `{"q":"a"}`}}, Stop: llm.StopMaxTokens},
 		scripted.Use(scripted.Call{ID: "c2", Name: "echo", Args: `{"q":"a"}`}),
 		scripted.Say("done"),
 	)

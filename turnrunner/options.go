@@ -10,6 +10,7 @@ import (
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/spooledartifact"
 )
 
@@ -87,7 +88,7 @@ type Options struct {
 	// so rendering it and querying it with the artifact_* tools in later
 	// turns still work in the same process. A call whose artifact is really
 	// gone (say, rebuilt from a database after the bytes were swept) renders
-	// as [ArtifactExpiredText] rather than failing.
+	// as [llm.ArtifactExpiredText] rather than failing.
 	CleanupArtifacts bool
 	// KeepArtifacts keeps the turns' artifacts in the runner's own default
 	// store after they end (for Runner.SpoolStore readers). That store then
@@ -115,8 +116,8 @@ type Options struct {
 	// Turn and dispatch middleware (see §9 of the behaviour reference).
 	TurnInput, TurnOutput         []TurnMiddleware
 	DispatchInput, DispatchOutput []DispatchMiddleware
-	// ModelOptions are passed on every Request.
-	ModelOptions ModelOptions
+	// ModelOptions are passed on every llm.Request.
+	ModelOptions llm.ModelOptions
 	// EventBuffer is the event channel's capacity; 0 means DefaultEventBuffer.
 	EventBuffer int
 	// Logger receives diagnostics; the zero value is silent.
@@ -127,7 +128,7 @@ type Options struct {
 
 // New validates opts and returns a Runner for model. A bad configuration is
 // ErrInvalidConfig naming every field at fault.
-func New(model Model, opts *Options) (*Runner, error) {
+func New(model llm.Model, opts *Options) (*Runner, error) {
 	var o Options
 	if opts != nil {
 		o = *opts

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/turnrunner"
 )
@@ -20,11 +21,11 @@ type ctxKey string
 func TestMiddlewareCtxReachesTheModel(t *testing.T) {
 	var sawTurn, sawDispatch any
 	var answered bool
-	m := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) partSeq {
+	m := llm.ModelFunc(func(ctx context.Context, req *llm.Request) partSeq {
 		sawTurn, sawDispatch = ctx.Value(ctxKey("turn")), ctx.Value(ctxKey("dispatch"))
-		return func(yield func(turnrunner.Part, error) bool) {
+		return func(yield func(llm.Part, error) bool) {
 			answered = true
-			yield(turnrunner.TextPart("ok"), nil)
+			yield(llm.TextPart("ok"), nil)
 		}
 	})
 	var afterTurn, afterDispatch bool
@@ -53,8 +54,8 @@ func TestMiddlewareCtxReachesTheModel(t *testing.T) {
 }
 
 func TestMiddlewareCancellingItsCtxAbortsTheTurn(t *testing.T) {
-	m := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) partSeq {
-		return func(yield func(turnrunner.Part, error) bool) { yield(turnrunner.TextPart("never"), nil) }
+	m := llm.ModelFunc(func(ctx context.Context, req *llm.Request) partSeq {
+		return func(yield func(llm.Part, error) bool) { yield(llm.TextPart("never"), nil) }
 	})
 	cause := errors.New("budget exhausted")
 	dispIn := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error {
@@ -71,11 +72,11 @@ func TestMiddlewareCancellingItsCtxAbortsTheTurn(t *testing.T) {
 }
 
 func TestNextCalledTwiceIsAnError(t *testing.T) {
-	m := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) partSeq {
-		return func(yield func(turnrunner.Part, error) bool) { yield(turnrunner.TextPart("ok"), nil) }
+	m := llm.ModelFunc(func(ctx context.Context, req *llm.Request) partSeq {
+		return func(yield func(llm.Part, error) bool) { yield(llm.TextPart("ok"), nil) }
 	})
 	calls := 0
-	countModel := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) partSeq {
+	countModel := llm.ModelFunc(func(ctx context.Context, req *llm.Request) partSeq {
 		calls++
 		return m.Stream(ctx, req)
 	})
@@ -100,8 +101,8 @@ func TestNextCalledTwiceIsAnError(t *testing.T) {
 // Writes through the TurnContext after the dispatch started land in the
 // timeline the turn exposes.
 func TestTurnContextWritesAfterTheDispatchAreVisible(t *testing.T) {
-	m := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) partSeq {
-		return func(yield func(turnrunner.Part, error) bool) { yield(turnrunner.TextPart("answer"), nil) }
+	m := llm.ModelFunc(func(ctx context.Context, req *llm.Request) partSeq {
+		return func(yield func(llm.Part, error) bool) { yield(llm.TextPart("answer"), nil) }
 	})
 	var before, after int
 	var answer string
@@ -161,10 +162,10 @@ func TestNextFromAGoroutineNeverOutlivesTheChain(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var wg sync.WaitGroup
 			defer wg.Wait()
-			m := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) partSeq {
-				return func(yield func(turnrunner.Part, error) bool) {
+			m := llm.ModelFunc(func(ctx context.Context, req *llm.Request) partSeq {
+				return func(yield func(llm.Part, error) bool) {
 					time.Sleep(20 * time.Millisecond) // still running when the middleware returns
-					yield(turnrunner.TextPart("ok"), nil)
+					yield(llm.TextPart("ok"), nil)
 				}
 			})
 			nextErr := make(chan error, 1)

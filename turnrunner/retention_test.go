@@ -10,6 +10,7 @@ import (
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/turnrunner"
@@ -159,19 +160,19 @@ func TestRenderExpiredArtifact(t *testing.T) {
 		return c
 	}
 	for _, inline := range []bool{true, false} {
-		got, err := turnrunner.RenderResult(context.Background(), mk(goneArtifact{}, inline))
-		if err != nil || got != turnrunner.ArtifactExpiredText {
+		got, err := llm.RenderResult(context.Background(), mk(goneArtifact{}, inline))
+		if err != nil || got != llm.ArtifactExpiredText {
 			t.Errorf("inline=%v: %q, %v", inline, got, err)
 		}
 	}
-	if _, err := turnrunner.RenderResult(context.Background(), mk(brokenArtifact{}, true)); err == nil {
+	if _, err := llm.RenderResult(context.Background(), mk(brokenArtifact{}, true)); err == nil {
 		t.Error("a real read failure was hidden")
 	}
 	// The model sees the text when such a call is replayed.
 	m := scripted.New(scripted.Say("ok"))
 	r := newRunner(t, m, nil)
 	completed(t, run(t, r, turnrunner.Input{History: []dispatch.Entry{{ToolCall: mk(goneArtifact{}, true)}}, Prompt: "go"}))
-	if got := resultText(t, m.Requests()[0].Timeline[0].ToolCall); got != turnrunner.ArtifactExpiredText {
+	if got := resultText(t, m.Requests()[0].Timeline[0].ToolCall); got != llm.ArtifactExpiredText {
 		t.Errorf("replayed call renders %q", got)
 	}
 }

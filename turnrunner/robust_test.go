@@ -18,12 +18,13 @@ import (
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/turnrunner"
 )
 
-type partSeq = iter.Seq2[turnrunner.Part, error]
+type partSeq = iter.Seq2[llm.Part, error]
 
 // settled returns the completing ToolCallContent events.
 func settled(evs []turnrunner.Event) []turnrunner.ToolCallContent {
@@ -37,9 +38,9 @@ func settled(evs []turnrunner.Event) []turnrunner.ToolCallContent {
 }
 
 func TestModelPanicIsAModelError(t *testing.T) {
-	m := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) partSeq {
-		return func(yield func(turnrunner.Part, error) bool) {
-			if !yield(turnrunner.ToolCallPart(0, "c1", "echo", `{}`), nil) {
+	m := llm.ModelFunc(func(ctx context.Context, req *llm.Request) partSeq {
+		return func(yield func(llm.Part, error) bool) {
+			if !yield(llm.ToolCallPart(0, "c1", "echo", `{}`), nil) {
 				return
 			}
 			panic("boom in model")
@@ -66,12 +67,12 @@ func TestModelPanicIsAModelError(t *testing.T) {
 
 // endlessArgs streams tool-call pieces forever and ignores ctx; it stops only
 // when yield returns false.
-func endlessArgs(ctx context.Context, req *turnrunner.Request) partSeq {
-	return func(yield func(turnrunner.Part, error) bool) {
-		if !yield(turnrunner.ToolCallPart(0, "c1", "echo", `{"a":"`), nil) {
+func endlessArgs(ctx context.Context, req *llm.Request) partSeq {
+	return func(yield func(llm.Part, error) bool) {
+		if !yield(llm.ToolCallPart(0, "c1", "echo", `{"a":"`), nil) {
 			return
 		}
-		for yield(turnrunner.Part{Kind: turnrunner.PartToolCall, Index: 0, Text: "xxxxxxxx"}, nil) {
+		for yield(llm.Part{Kind: llm.PartToolCall, Index: 0, Text: "xxxxxxxx"}, nil) {
 		}
 	}
 }
@@ -80,7 +81,7 @@ func TestModelIgnoringCtxIsStoppedOnCancel(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
 	// A cap far above what 50ms can stream, so only the cancel can stop it.
-	r := newRunner(t, turnrunner.ModelFunc(endlessArgs), &turnrunner.Options{Tools: []*forge.Tool{echo}, MaxToolCallArgBytes: 1 << 40})
+	r := newRunner(t, llm.ModelFunc(endlessArgs), &turnrunner.Options{Tools: []*forge.Tool{echo}, MaxToolCallArgBytes: 1 << 40})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ch, err := r.Run(ctx, turnrunner.Input{Prompt: "hi"})
@@ -99,12 +100,12 @@ func TestToolCallArgsOverTheCapAreNotExecuted(t *testing.T) {
 	ran := false
 	echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { ran = true; return "ok", nil }, nil)
 	calls := 0
-	m := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) partSeq {
+	m := llm.ModelFunc(func(ctx context.Context, req *llm.Request) partSeq {
 		calls++
 		if calls == 1 {
 			return endlessArgs(ctx, req)
 		}
-		return func(yield func(turnrunner.Part, error) bool) { yield(turnrunner.TextPart("sorry"), nil) }
+		return func(yield func(llm.Part, error) bool) { yield(llm.TextPart("sorry"), nil) }
 	})
 	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, MaxToolCallArgBytes: 1 << 16})
 	evs := run(t, r, turnrunner.Input{Prompt: "hi"})

@@ -15,13 +15,14 @@ import (
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/spooledartifact"
 )
 
 // Runner runs turns against one model with one set of tools. It is
 // long-lived and safe for concurrent use: each Run is independent.
 type Runner struct {
-	model    Model
+	model    llm.Model
 	opts     Options
 	tools    *forge.Registry
 	approval map[string]bool

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/turnrunner"
 )
@@ -62,7 +63,7 @@ func TestRunEndToEnd(t *testing.T) {
 	for _, e := range reqs[1].Timeline {
 		kinds = append(kinds, e.Kind().String())
 		if e.ToolCall != nil {
-			s, err := turnrunner.RenderResult(context.Background(), e.ToolCall)
+			s, err := llm.RenderResult(context.Background(), e.ToolCall)
 			if err != nil {
 				t.Fatal(err)
 			}

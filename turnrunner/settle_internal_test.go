@@ -10,6 +10,7 @@ import (
 	"github.com/ebbforge/adk/canonical"
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 )
 
 // A record that cannot be built (here: results holding a nil artifact) is
@@ -36,13 +37,13 @@ func TestSettleFallsBackWhenCompleteFails(t *testing.T) {
 	if rec.call == nil || !rec.call.IsError() || !sawError || !sawCall {
 		t.Fatalf("call %v, error event %v, completing event %v", rec.call, sawError, sawCall)
 	}
-	txt, err := RenderResult(context.Background(), rec.call)
+	txt, err := llm.RenderResult(context.Background(), rec.call)
 	if err != nil || !strings.HasPrefix(txt, "Tool result could not be recorded: ") {
 		t.Errorf("text %q (%v)", txt, err)
 	}
 }
 
-type modelStub struct{ ModelFunc }
+type modelStub struct{ llm.ModelFunc }
 
 // settleRig is a runner with opts on a model that is never called, a
 // dispatch context and an emitter with room for 16 events.

@@ -18,6 +18,7 @@ import (
 	"github.com/ebbforge/adk/canonical"
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/turnrunner"
 )
@@ -68,12 +69,12 @@ func TestThoughtDeltasCarryOpaquePayloads(t *testing.T) {
 // call; ModelOptions reach the model.
 func TestGenerationStatsCarryUsageAndStopReason(t *testing.T) {
 	echo := textTool(t, "echo", func(ctx context.Context, args map[string]any) (string, error) { return "x", nil }, nil)
-	u := turnrunner.Usage{InputTokens: 10, OutputTokens: 5, TotalTokens: 15, CachedTokens: 2, ReasoningTokens: 1}
+	u := llm.Usage{InputTokens: 10, OutputTokens: 5, TotalTokens: 15, CachedTokens: 2, ReasoningTokens: 1}
 	m := scripted.New(
 		scripted.Step{Calls: []scripted.Call{{Name: "echo", Args: `{}`}}, Usage: &u},
-		scripted.Step{Text: []string{"done"}, Stop: turnrunner.StopContentFilter})
+		scripted.Step{Text: []string{"done"}, Stop: llm.StopContentFilter})
 	temp := 0.2
-	opts := turnrunner.ModelOptions{MaxTokens: 99, Temperature: &temp, Extra: json.RawMessage(`{"k":1}`)}
+	opts := llm.ModelOptions{MaxTokens: 99, Temperature: &temp, Extra: json.RawMessage(`{"k":1}`)}
 	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, ModelOptions: opts})
 	evs := run(t, r, turnrunner.Input{Prompt: "go"})
 	completed(t, evs)
@@ -81,10 +82,10 @@ func TestGenerationStatsCarryUsageAndStopReason(t *testing.T) {
 	if len(stats) != 2 {
 		t.Fatalf("%d GenerationStats, want 2", len(stats))
 	}
-	if !stats[0].HasUsage || stats[0].Usage != u || stats[0].StopReason != turnrunner.StopToolUse || stats[0].Iteration != 0 {
+	if !stats[0].HasUsage || stats[0].Usage != u || stats[0].StopReason != llm.StopToolUse || stats[0].Iteration != 0 {
 		t.Errorf("stats[0] = %+v", stats[0])
 	}
-	if stats[1].HasUsage || stats[1].StopReason != turnrunner.StopContentFilter || stats[1].Iteration != 1 {
+	if stats[1].HasUsage || stats[1].StopReason != llm.StopContentFilter || stats[1].Iteration != 1 {
 		t.Errorf("stats[1] = %+v", stats[1])
 	}
 	for i, req := range m.Requests() {
@@ -193,11 +194,11 @@ func TestDispatchEndNack(t *testing.T) {
 func TestBackpressureSlowsTheRunnerAndDropsNothing(t *testing.T) {
 	const parts = 200
 	var yielded atomic.Int32
-	model := turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) iter.Seq2[turnrunner.Part, error] {
-		return func(yield func(turnrunner.Part, error) bool) {
+	model := llm.ModelFunc(func(ctx context.Context, req *llm.Request) iter.Seq2[llm.Part, error] {
+		return func(yield func(llm.Part, error) bool) {
 			for range parts {
 				yielded.Add(1)
-				if !yield(turnrunner.TextPart("x"), nil) {
+				if !yield(llm.TextPart("x"), nil) {
 					return
 				}
 			}

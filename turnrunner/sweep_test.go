@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/turnrunner"
@@ -60,7 +61,7 @@ func TestArtifactTTLSparesRunningTurns(t *testing.T) {
 				b, err := spooledartifact.New("A/c1", rd).ReadAll(ctx)
 				return string(b), err
 			}, nil)
-			model := scripted.NewFunc(func(_ context.Context, req *turnrunner.Request) (scripted.Step, error) {
+			model := scripted.NewFunc(func(_ context.Context, req *llm.Request) (scripted.Step, error) {
 				if req.TurnID != "A" {
 					return scripted.Say("hi"), nil
 				}

@@ -44,6 +44,8 @@ type callRecord struct {
 	run      bool   // execute the handler
 	badID    bool   // the model's id was not valid UTF-8 (id holds it repaired)
 	spoolID  string // the key its output is spooled under (see TurnContext.spoolKey)
+	payload  json.RawMessage
+	compat   string
 
 	results     forge.Results
 	isError     bool
@@ -88,6 +90,14 @@ func (r *Runner) prepare(dc *dispatch.Context, calls []*callState) []*callRecord
 			raw = []byte("{}")
 		}
 		rec := &callRecord{id: id, name: c.name, raw: raw, created: r.now(), inline: true, badID: badID}
+		if json.Valid(c.payload) && string(c.payload) != "null" {
+			// Replay data the stored call gives back to the adapter; a
+			// payload that is not JSON cannot be stored and is dropped.
+			rec.payload, rec.compat = c.payload, c.compat
+			if rec.compat == "" {
+				rec.compat = "unknown"
+			}
+		}
 		rec.argsOK = json.Valid(raw) && raw[0] == '{'
 		rec.checksum = checksum(rec.name, rec.raw, rec.argsOK)
 		recs[i] = rec
@@ -193,7 +203,8 @@ func (r *Runner) complete(ctx context.Context, em *emitter, rec *callRecord, hoo
 	}
 	call, err := forge.NewToolCall(forge.RawToolCall{ID: rec.id, Tool: name, Args: args, Checksum: rec.checksum,
 		Results: rec.results, IsComplete: rec.complete, IsError: rec.isError, Inline: &inline,
-		FromArtifactTool: rec.fromArt, CreatedAt: rec.created, UpdatedAt: updated, CompletedAt: completedAt})
+		FromArtifactTool: rec.fromArt, CreatedAt: rec.created, UpdatedAt: updated, CompletedAt: completedAt,
+		Payload: rec.payload, ReplayCompatibility: rec.compat})
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/turnrunner"
@@ -39,7 +40,7 @@ func storedCalls(t *testing.T, r *turnrunner.Runner, turnID string) []*forge.Too
 
 func resultText(t *testing.T, c *forge.ToolCall) string {
 	t.Helper()
-	s, err := turnrunner.RenderResult(context.Background(), c)
+	s, err := llm.RenderResult(context.Background(), c)
 	if err != nil {
 		t.Fatalf("RenderResult(%s): %v", c.ID(), err)
 	}
@@ -198,7 +199,7 @@ func TestTruncatedResponseDoesNotRunTools(t *testing.T) {
 	var ran atomic.Bool
 	ok := textTool(t, "ok", func(ctx context.Context, args map[string]any) (string, error) { ran.Store(true); return "x", nil }, nil)
 	m := scripted.New(
-		scripted.Step{Calls: []scripted.Call{{ID: "a", Name: "ok", Args: `{"q":"unfin`}}, Stop: turnrunner.StopMaxTokens},
+		scripted.Step{Calls: []scripted.Call{{ID: "a", Name: "ok", Args: `{"q":"unfin`}}, Stop: llm.StopMaxTokens},
 		scripted.Say("sorry"))
 	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{ok}})
 	evs := run(t, r, turnrunner.Input{TurnID: "tr", Prompt: "go"})
@@ -268,15 +269,15 @@ func TestCancelMidTool(t *testing.T) {
 }
 
 // blockingModel streams one text part, then waits for ctx.
-func blockingModel(sent chan<- struct{}) turnrunner.ModelFunc {
-	return func(ctx context.Context, req *turnrunner.Request) iter.Seq2[turnrunner.Part, error] {
-		return func(yield func(turnrunner.Part, error) bool) {
-			if !yield(turnrunner.TextPart("partial answer"), nil) {
+func blockingModel(sent chan<- struct{}) llm.ModelFunc {
+	return func(ctx context.Context, req *llm.Request) iter.Seq2[llm.Part, error] {
+		return func(yield func(llm.Part, error) bool) {
+			if !yield(llm.TextPart("partial answer"), nil) {
 				return
 			}
 			close(sent)
 			<-ctx.Done()
-			yield(turnrunner.Part{}, ctx.Err())
+			yield(llm.Part{}, ctx.Err())
 		}
 	}
 }
@@ -304,7 +305,7 @@ func TestCancelMidStream(t *testing.T) {
 func TestAbandonedConsumerLeavesNoGoroutines(t *testing.T) {
 	// An endless model: every response calls a tool.
 	var n atomic.Int64
-	m := scripted.NewFunc(func(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) {
+	m := scripted.NewFunc(func(ctx context.Context, req *llm.Request) (scripted.Step, error) {
 		return scripted.Step{Text: []string{"a", "b", "c"},
 			Calls: []scripted.Call{{Name: "ok", Args: fmt.Sprintf(`{"q":"%d"}`, n.Add(1))}}}, nil
 	})

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/turnrunner"
@@ -62,7 +63,7 @@ func fetchLogs(ctx context.Context, args fetchLogsArgs, inv forge.Invocation) (f
 }
 
 // brain is the scripted model's behaviour: it decides from what it was sent.
-func brain(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) {
+func brain(ctx context.Context, req *llm.Request) (scripted.Step, error) {
 	last := lastToolCalls(req)
 	switch {
 	case len(last) == 0:
@@ -73,7 +74,7 @@ func brain(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) 
 		}, nil
 	case last[0].Tool() == "fetch_logs":
 		// The result is a handle: read the callId it names and query the artifact.
-		handle, err := turnrunner.RenderResult(ctx, last[0])
+		handle, err := llm.RenderResult(ctx, last[0])
 		if err != nil {
 			return scripted.Step{}, err
 		}
@@ -90,11 +91,11 @@ func brain(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) 
 			},
 		}, nil
 	default:
-		grep, err := turnrunner.RenderResult(ctx, last[0])
+		grep, err := llm.RenderResult(ctx, last[0])
 		if err != nil {
 			return scripted.Step{}, err
 		}
-		tail, err := turnrunner.RenderResult(ctx, last[1])
+		tail, err := llm.RenderResult(ctx, last[1])
 		if err != nil {
 			return scripted.Step{}, err
 		}
@@ -112,7 +113,7 @@ func brain(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) 
 
 // lastToolCalls returns the tool calls at the end of the timeline (the
 // previous response's calls).
-func lastToolCalls(req *turnrunner.Request) []*forge.ToolCall {
+func lastToolCalls(req *llm.Request) []*forge.ToolCall {
 	var out []*forge.ToolCall
 	for i := len(req.Timeline) - 1; i >= 0 && req.Timeline[i].ToolCall != nil; i-- {
 		out = append([]*forge.ToolCall{req.Timeline[i].ToolCall}, out...)
@@ -183,7 +184,7 @@ func print(ctx context.Context, w io.Writer, ev turnrunner.Event) {
 		}
 		text := ""
 		if e.Call != nil {
-			text, _ = turnrunner.RenderResult(ctx, e.Call)
+			text, _ = llm.RenderResult(ctx, e.Call)
 		}
 		mark := "✓"
 		if e.IsError {

@@ -27,16 +27,19 @@ var layers = map[string]int{
 	"spooledartifact/jsonartifact": 4,
 	"spooledartifact/mdartifact":   4,
 	"dispatch":                     5,
-	"turnrunner":                   6,
-	"llm":                          7,
-	"examples":                     8,
-	"internal/depstest":            9,
+	"llm":                          6, // the model contract: adapters import it, not the runner
+	"turnrunner":                   7,
+	"llm/scripted":                 7,
+	"llm/openaicompat":             7,
+	"llm/anthropic":                7,
+	"examples":                     9,
+	"internal/depstest":            10,
 	"internal/benchdoc":            0, // a leaf: benchmarks at every layer may use it
 	"internal/cputime":             0, // a leaf, like benchdoc: benchmarks and bench/ tools use it
-	"internal/golden":              9,
-	"internal/heapwatch":           9,
-	"internal/testdeps":            9,
-	"bench":                        9,
+	"internal/golden":              10,
+	"internal/heapwatch":           10,
+	"internal/testdeps":            10,
+	"bench":                        10,
 }
 
 // external lists third-party module prefixes with the lowest rank allowed to
@@ -55,7 +58,7 @@ var external = []struct {
 	{4, []string{"github.com/yuin/goldmark", "go.yaml.in/yaml/v3", "github.com/titanous/json5"}},
 	{5, []string{"golang.org/x/sync"}},
 	// Test-only helpers may appear in the closure of test-support packages.
-	{9, []string{"go.uber.org/goleak", "github.com/google/go-cmp"}},
+	{10, []string{"go.uber.org/goleak", "github.com/google/go-cmp"}},
 }
 
 func rank(t *testing.T, pkg string) int {

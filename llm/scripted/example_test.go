@@ -4,28 +4,28 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
-	"github.com/ebbforge/adk/turnrunner"
 )
 
 func ExampleNew() {
 	model := scripted.New(scripted.Step{
 		Thoughts: []string{"easy"},
 		Text:     []string{"Hello, ", "world."},
-		Usage:    &turnrunner.Usage{InputTokens: 3, OutputTokens: 4},
+		Usage:    &llm.Usage{InputTokens: 3, OutputTokens: 4},
 	})
-	for p, err := range model.Stream(context.Background(), &turnrunner.Request{System: "be nice"}) {
+	for p, err := range model.Stream(context.Background(), &llm.Request{System: "be nice"}) {
 		if err != nil {
 			panic(err)
 		}
 		switch p.Kind {
-		case turnrunner.PartThought:
+		case llm.PartThought:
 			fmt.Printf("thought %q\n", p.Text)
-		case turnrunner.PartText:
+		case llm.PartText:
 			fmt.Printf("text %q\n", p.Text)
-		case turnrunner.PartUsage:
+		case llm.PartUsage:
 			fmt.Println("usage", p.Usage.InputTokens, p.Usage.OutputTokens)
-		case turnrunner.PartStop:
+		case llm.PartStop:
 			fmt.Println("stop", p.StopReason)
 		}
 	}
@@ -42,7 +42,7 @@ func ExampleNew() {
 // NewFunc decides each step from the request: here, call the tool until
 // its result is in the timeline, then answer.
 func ExampleNewFunc() {
-	model := scripted.NewFunc(func(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) {
+	model := scripted.NewFunc(func(ctx context.Context, req *llm.Request) (scripted.Step, error) {
 		for _, e := range req.Timeline {
 			if e.ToolCall != nil {
 				return scripted.Say("found it"), nil
@@ -50,11 +50,11 @@ func ExampleNewFunc() {
 		}
 		return scripted.Use(scripted.Call{Name: "search", Args: `{"q":"go"}`}), nil
 	})
-	for p, err := range model.Stream(context.Background(), &turnrunner.Request{}) {
+	for p, err := range model.Stream(context.Background(), &llm.Request{}) {
 		if err != nil {
 			panic(err)
 		}
-		if p.Kind == turnrunner.PartToolCall {
+		if p.Kind == llm.PartToolCall {
 			fmt.Printf("call %s %s\n", p.Name, p.Text)
 		}
 	}

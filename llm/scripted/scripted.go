@@ -9,7 +9,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/ebbforge/adk/turnrunner"
+	"github.com/ebbforge/adk/llm"
 )
 
 // ErrScriptExhausted is yielded when the model is called more often than
@@ -28,6 +28,10 @@ type Call struct {
 	// length (the first carries ID and Name), as providers do; never
 	// splitting a character, so in fewer when Args has fewer characters.
 	Pieces int
+	// Payload and ReplayCompatibility ride on the call's first piece (opaque
+	// replay data, such as a thought signature).
+	Payload             json.RawMessage
+	ReplayCompatibility string
 }
 
 // Step is one scripted model response: thought chunks, text chunks and tool
@@ -40,9 +44,9 @@ type Step struct {
 	ReplayCompatibility string
 	Text                []string
 	Calls               []Call
-	Usage               *turnrunner.Usage
+	Usage               *llm.Usage
 	// Stop is the stop reason; "" means StopToolUse with calls, else StopEnd.
-	Stop turnrunner.StopReason
+	Stop llm.StopReason
 	// Err, when set, is yielded after the parts above (a mid-stream failure).
 	Err error
 }
@@ -54,9 +58,9 @@ func Say(chunks ...string) Step { return Step{Text: chunks} }
 func Use(calls ...Call) Step { return Step{Calls: calls} }
 
 // Func computes the next step from the request, for dynamic behaviour.
-type Func func(ctx context.Context, req *turnrunner.Request) (Step, error)
+type Func func(ctx context.Context, req *llm.Request) (Step, error)
 
-// Model is a scripted turnrunner.Model: a test double that needs no
+// Model is a scripted llm.Model: a test double that needs no
 // network. It answers each call with the next step of its script (or with
 // its Func), and records every request it receives, so tests can assert
 // what the model saw. Safe for concurrent use.
@@ -66,7 +70,7 @@ type Model struct {
 	mu       sync.Mutex
 	steps    []Step
 	next     int
-	requests []*turnrunner.Request
+	requests []*llm.Request
 }
 
 // New returns a model that plays steps in order. It keeps its own copy of
@@ -86,6 +90,9 @@ func (s Step) clone() Step {
 	s.ThoughtPayload = bytes.Clone(s.ThoughtPayload)
 	s.Text = slices.Clone(s.Text)
 	s.Calls = slices.Clone(s.Calls)
+	for i := range s.Calls {
+		s.Calls[i].Payload = bytes.Clone(s.Calls[i].Payload)
+	}
 	if s.Usage != nil {
 		u := *s.Usage
 		s.Usage = &u
@@ -97,10 +104,10 @@ func (s Step) clone() Step {
 func NewFunc(fn Func) *Model { return &Model{fn: fn} }
 
 // Requests returns the requests received so far, in order.
-func (m *Model) Requests() []*turnrunner.Request {
+func (m *Model) Requests() []*llm.Request {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return append([]*turnrunner.Request(nil), m.requests...)
+	return append([]*llm.Request(nil), m.requests...)
 }
 
 // Calls is how many responses the model has played: a Stream iterator
@@ -118,19 +125,19 @@ func (m *Model) Reset() {
 	m.next, m.requests = 0, nil
 }
 
-// Stream implements turnrunner.Model.
-func (m *Model) Stream(ctx context.Context, req *turnrunner.Request) iter.Seq2[turnrunner.Part, error] {
-	return func(yield func(turnrunner.Part, error) bool) {
+// Stream implements llm.Model.
+func (m *Model) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.Part, error] {
+	return func(yield func(llm.Part, error) bool) {
 		step, err := m.step(ctx, req)
 		if err != nil {
-			yield(turnrunner.Part{}, err)
+			yield(llm.Part{}, err)
 			return
 		}
 		Play(ctx, step, yield)
 	}
 }
 
-func (m *Model) step(ctx context.Context, req *turnrunner.Request) (Step, error) {
+func (m *Model) step(ctx context.Context, req *llm.Request) (Step, error) {
 	m.mu.Lock()
 	m.requests = append(m.requests, req)
 	if m.fn == nil {
@@ -149,34 +156,35 @@ func (m *Model) step(ctx context.Context, req *turnrunner.Request) (Step, error)
 // test doubles can reuse it). It stops early when yield returns false or
 // ctx ends (yielding ctx's error). A thought Part's Payload is a copy the
 // consumer owns: editing it never changes the step.
-func Play(ctx context.Context, s Step, yield func(turnrunner.Part, error) bool) {
-	emit := func(p turnrunner.Part) bool {
+func Play(ctx context.Context, s Step, yield func(llm.Part, error) bool) {
+	emit := func(p llm.Part) bool {
 		if err := ctx.Err(); err != nil {
-			yield(turnrunner.Part{}, err)
+			yield(llm.Part{}, err)
 			return false
 		}
 		return yield(p, nil)
 	}
 	for _, t := range s.Thoughts {
-		if !emit(turnrunner.ThoughtPart(0, t)) {
+		if !emit(llm.ThoughtPart(0, t)) {
 			return
 		}
 	}
 	if len(s.ThoughtPayload) > 0 || s.ReplayCompatibility != "" {
-		if !emit(turnrunner.Part{Kind: turnrunner.PartThought, Payload: bytes.Clone(s.ThoughtPayload), ReplayCompatibility: s.ReplayCompatibility}) {
+		if !emit(llm.Part{Kind: llm.PartThought, Payload: bytes.Clone(s.ThoughtPayload), ReplayCompatibility: s.ReplayCompatibility}) {
 			return
 		}
 	}
 	for _, t := range s.Text {
-		if !emit(turnrunner.TextPart(t)) {
+		if !emit(llm.TextPart(t)) {
 			return
 		}
 	}
 	for i, c := range s.Calls {
 		for k, piece := range splitPieces(c.Args, c.Pieces) {
-			p := turnrunner.Part{Kind: turnrunner.PartToolCall, Index: i, Text: piece}
+			p := llm.Part{Kind: llm.PartToolCall, Index: i, Text: piece}
 			if k == 0 {
 				p.ID, p.Name = c.ID, c.Name
+				p.Payload, p.ReplayCompatibility = bytes.Clone(c.Payload), c.ReplayCompatibility
 			}
 			if !emit(p) {
 				return
@@ -184,22 +192,22 @@ func Play(ctx context.Context, s Step, yield func(turnrunner.Part, error) bool) 
 		}
 	}
 	if s.Usage != nil {
-		if !emit(turnrunner.UsagePart(*s.Usage)) {
+		if !emit(llm.UsagePart(*s.Usage)) {
 			return
 		}
 	}
 	if s.Err != nil {
-		yield(turnrunner.Part{}, s.Err)
+		yield(llm.Part{}, s.Err)
 		return
 	}
 	stop := s.Stop
 	if stop == "" {
-		stop = turnrunner.StopEnd
+		stop = llm.StopEnd
 		if len(s.Calls) > 0 {
-			stop = turnrunner.StopToolUse
+			stop = llm.StopToolUse
 		}
 	}
-	emit(turnrunner.StopPart(stop))
+	emit(llm.StopPart(stop))
 }
 
 // splitPieces cuts s into n parts (at least one) of about equal numbers

@@ -9,14 +9,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
 
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
-	"github.com/ebbforge/adk/turnrunner"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-func collect(ctx context.Context, m turnrunner.Model, req *turnrunner.Request) ([]turnrunner.Part, error) {
-	var parts []turnrunner.Part
+func collect(ctx context.Context, m llm.Model, req *llm.Request) ([]llm.Part, error) {
+	var parts []llm.Part
 	for p, err := range m.Stream(ctx, req) {
 		if err != nil {
 			return parts, err
@@ -27,27 +27,27 @@ func collect(ctx context.Context, m turnrunner.Model, req *turnrunner.Request) (
 }
 
 func TestStepStreamsInOrder(t *testing.T) {
-	u := turnrunner.Usage{InputTokens: 1}
+	u := llm.Usage{InputTokens: 1}
 	m := scripted.New(scripted.Step{
 		Thoughts: []string{"a"}, ThoughtPayload: []byte(`{"s":1}`), ReplayCompatibility: "x",
 		Text:  []string{"hi"},
 		Calls: []scripted.Call{{ID: "c1", Name: "t", Args: `{"q":"abcdef"}`, Pieces: 3}, {Name: "u", Args: ""}},
 		Usage: &u,
 	})
-	parts, err := collect(context.Background(), m, &turnrunner.Request{})
+	parts, err := collect(context.Background(), m, &llm.Request{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []turnrunner.Part{
-		turnrunner.ThoughtPart(0, "a"),
-		{Kind: turnrunner.PartThought, Payload: []byte(`{"s":1}`), ReplayCompatibility: "x"},
-		turnrunner.TextPart("hi"),
-		turnrunner.ToolCallPart(0, "c1", "t", `{"q"`), // 14 characters in 3 pieces: 4, 5, 5
-		{Kind: turnrunner.PartToolCall, Index: 0, Text: `:"abc`},
-		{Kind: turnrunner.PartToolCall, Index: 0, Text: `def"}`},
-		turnrunner.ToolCallPart(1, "", "u", ""),
-		turnrunner.UsagePart(u),
-		turnrunner.StopPart(turnrunner.StopToolUse),
+	want := []llm.Part{
+		llm.ThoughtPart(0, "a"),
+		{Kind: llm.PartThought, Payload: []byte(`{"s":1}`), ReplayCompatibility: "x"},
+		llm.TextPart("hi"),
+		llm.ToolCallPart(0, "c1", "t", `{"q"`), // 14 characters in 3 pieces: 4, 5, 5
+		{Kind: llm.PartToolCall, Index: 0, Text: `:"abc`},
+		{Kind: llm.PartToolCall, Index: 0, Text: `def"}`},
+		llm.ToolCallPart(1, "", "u", ""),
+		llm.UsagePart(u),
+		llm.StopPart(llm.StopToolUse),
 	}
 	if d := cmp.Diff(want, parts); d != "" {
 		t.Errorf("parts (-want +got):\n%s", d)
@@ -57,10 +57,10 @@ func TestStepStreamsInOrder(t *testing.T) {
 func TestScriptExhaustionAndReset(t *testing.T) {
 	ctx := context.Background()
 	m := scripted.New(scripted.Say("one"))
-	if _, err := collect(ctx, m, &turnrunner.Request{Iteration: 0}); err != nil {
+	if _, err := collect(ctx, m, &llm.Request{Iteration: 0}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := collect(ctx, m, &turnrunner.Request{Iteration: 1}); !errors.Is(err, scripted.ErrScriptExhausted) {
+	if _, err := collect(ctx, m, &llm.Request{Iteration: 1}); !errors.Is(err, scripted.ErrScriptExhausted) {
 		t.Errorf("second call: %v", err)
 	}
 	if m.Calls() != 2 || m.Requests()[1].Iteration != 1 {
@@ -70,7 +70,7 @@ func TestScriptExhaustionAndReset(t *testing.T) {
 	if m.Calls() != 0 {
 		t.Error("Reset kept the requests")
 	}
-	parts, err := collect(ctx, m, &turnrunner.Request{})
+	parts, err := collect(ctx, m, &llm.Request{})
 	if err != nil || parts[0].Text != "one" {
 		t.Errorf("after Reset: %v %v", parts, err)
 	}
@@ -79,7 +79,7 @@ func TestScriptExhaustionAndReset(t *testing.T) {
 func TestStepErrorAndCancellation(t *testing.T) {
 	boom := errors.New("boom")
 	m := scripted.New(scripted.Step{Text: []string{"partial"}, Err: boom})
-	parts, err := collect(context.Background(), m, &turnrunner.Request{})
+	parts, err := collect(context.Background(), m, &llm.Request{})
 	if !errors.Is(err, boom) || len(parts) != 1 {
 		t.Errorf("mid-stream error: %v after %d parts", err, len(parts))
 	}
@@ -87,15 +87,15 @@ func TestStepErrorAndCancellation(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	m = scripted.New(scripted.Say("never"))
-	if parts, err := collect(ctx, m, &turnrunner.Request{}); !errors.Is(err, context.Canceled) || len(parts) != 0 {
+	if parts, err := collect(ctx, m, &llm.Request{}); !errors.Is(err, context.Canceled) || len(parts) != 0 {
 		t.Errorf("cancelled: %v after %d parts", err, len(parts))
 	}
 
 	fnErr := errors.New("no step")
-	f := scripted.NewFunc(func(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) {
+	f := scripted.NewFunc(func(ctx context.Context, req *llm.Request) (scripted.Step, error) {
 		return scripted.Step{}, fnErr
 	})
-	if _, err := collect(context.Background(), f, &turnrunner.Request{}); !errors.Is(err, fnErr) || f.Calls() != 1 {
+	if _, err := collect(context.Background(), f, &llm.Request{}); !errors.Is(err, fnErr) || f.Calls() != 1 {
 		t.Errorf("func error: %v", err)
 	}
 }
@@ -103,7 +103,7 @@ func TestStepErrorAndCancellation(t *testing.T) {
 func TestEarlyBreakStopsTheStream(t *testing.T) {
 	m := scripted.New(scripted.Say("a", "b", "c"))
 	n := 0
-	for range m.Stream(context.Background(), &turnrunner.Request{}) {
+	for range m.Stream(context.Background(), &llm.Request{}) {
 		n++
 		break
 	}
@@ -128,13 +128,13 @@ func TestCallPieces(t *testing.T) {
 	}
 	for _, tt := range tests {
 		m := scripted.New(scripted.Use(scripted.Call{ID: "c", Name: "t", Args: tt.args, Pieces: tt.pieces}))
-		parts, err := collect(context.Background(), m, &turnrunner.Request{})
+		parts, err := collect(context.Background(), m, &llm.Request{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got []string
 		for _, p := range parts {
-			if p.Kind == turnrunner.PartToolCall {
+			if p.Kind == llm.PartToolCall {
 				if !utf8.ValidString(p.Text) {
 					t.Errorf("%q in %d: invalid UTF-8 piece %q", tt.args, tt.pieces, p.Text)
 				}
@@ -156,10 +156,10 @@ func TestNewCopiesSteps(t *testing.T) {
 			Thoughts: []string{"hmm"}, ThoughtPayload: []byte(`{"sig":"A"}`), ReplayCompatibility: "v",
 			Text:  []string{"one"},
 			Calls: []scripted.Call{{ID: "c", Name: "t", Args: `{}`}},
-			Usage: &turnrunner.Usage{InputTokens: 1},
+			Usage: &llm.Usage{InputTokens: 1},
 		}}
 	}
-	want, err := collect(context.Background(), scripted.New(script()...), &turnrunner.Request{})
+	want, err := collect(context.Background(), scripted.New(script()...), &llm.Request{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestNewCopiesSteps(t *testing.T) {
 			steps := script()
 			m := scripted.New(steps...)
 			tt.edit(steps)
-			parts, err := collect(context.Background(), m, &turnrunner.Request{})
+			parts, err := collect(context.Background(), m, &llm.Request{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -205,14 +205,14 @@ func TestThoughtPayloadIsACopy(t *testing.T) {
 		replay func(m *scripted.Model)
 	}{
 		{"script after Reset", scripted.New(step()), (*scripted.Model).Reset},
-		{"Func's step", scripted.NewFunc(func(context.Context, *turnrunner.Request) (scripted.Step, error) {
+		{"Func's step", scripted.NewFunc(func(context.Context, *llm.Request) (scripted.Step, error) {
 			return shared, nil
 		}), func(*scripted.Model) {}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for round := range 2 {
-				parts, err := collect(context.Background(), tt.model, &turnrunner.Request{})
+				parts, err := collect(context.Background(), tt.model, &llm.Request{})
 				if err != nil {
 					t.Fatal(err)
 				}

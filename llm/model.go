@@ -1,4 +1,4 @@
-package turnrunner
+package llm
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/ebbforge/adk/forge"
 )
 
-// Model is what the runner needs from a language model: one streamed
+// Model is what the turn runner needs from a language model: one streamed
 // response per request. Adapters translate a provider's wire format into
 // [Part] values; they never execute tools (the runner does).
 //
@@ -40,10 +40,11 @@ type Request struct {
 	// System is the rendered system prompt ("" when none).
 	System string
 	// Timeline is the conversation so far, in order: messages, thoughts and
-	// tool calls (with their results). An assistant response is stored as
-	// its thoughts, then its message (if it had text), then its tool calls;
-	// adapters group them back into one assistant turn. Render a tool call's
-	// results with [RenderResult].
+	// tool calls (with their results). Every entry a model response produced
+	// carries that response's id (dispatch.Entry.ResponseID), in the order
+	// the response streamed it; [Turns] groups the timeline back into
+	// provider-neutral turns. Render a tool call's results with
+	// [RenderResult].
 	Timeline []dispatch.Entry
 	// Tools are the tools offered (empty on a final iteration).
 	Tools []forge.Definition
@@ -78,7 +79,10 @@ const (
 	// PartToolCall: a tool call, or a piece of one, keyed by Index. ID and
 	// Name are taken from the first part that has them (never appended);
 	// Text is appended to the raw argument text. The arguments are parsed
-	// once, at the end of the response ("" means {}).
+	// once, at the end of the response ("" means {}). Payload (replacing
+	// any earlier one for the call) and ReplayCompatibility carry opaque
+	// data, such as a thought signature, that the stored call keeps and
+	// gives back to the adapter on later requests.
 	PartToolCall
 	// PartUsage: Usage holds the token counts so far; the last one wins
 	// (adapters send cumulative values).
@@ -118,7 +122,8 @@ type Part struct {
 	Text string
 	// ID and Name identify a tool call.
 	ID, Name string
-	// Payload and ReplayCompatibility carry opaque thought data.
+	// Payload and ReplayCompatibility carry opaque thought or tool-call
+	// data (a signature) to replay verbatim; a Payload must be valid JSON.
 	Payload             json.RawMessage
 	ReplayCompatibility string
 	Usage               Usage
