@@ -24,7 +24,9 @@
 // allOf, anyOf, oneOf, $ref, if or dependentSchemas, whose properties
 // additionalProperties would not see), and that closed document is what
 // [Tool.Schema] and [Registry.Definitions] publish; write
-// "additionalProperties": true to accept any key. Drafts before 2019-09
+// "additionalProperties": true to accept any key, or set
+// [ToolOptions].OpenSchema to keep a schema written for another validator
+// as its author meant it. Drafts before 2019-09
 // ($schema draft-04, -06 or -07) ignore unevaluatedProperties, so when such
 // a root says nothing about unknown keys and composes subschemas (allOf,
 // anyOf, oneOf, $ref, if or a schema in dependencies) the tool is refused:

@@ -191,6 +191,13 @@ type ToolOptions struct {
 	// every call with ErrInvalidInitialToolValue (the message construction
 	// would otherwise have given), before the handler runs.
 	LazySchema bool
+	// OpenSchema takes an untyped tool's schema with the semantics its
+	// author gave it: a root that says nothing about unknown argument keys
+	// accepts them, as JSON Schema says, instead of being closed (see
+	// NewTool), and Schema publishes the document unchanged. For schemas
+	// written for another validator, such as an MCP server's, which would
+	// accept the keys a closed copy refuses. Typed tools ignore it.
+	OpenSchema bool
 }
 
 // SchemaCustomizer lets the argument type of a typed tool refine the schema
@@ -239,7 +246,8 @@ type Tool struct {
 // so the model is told. Say "additionalProperties": true to accept any key.
 // Under a $schema before 2019-09, which has no unevaluatedProperties, a
 // composing root that does not say is refused (see the package doc).
-// Nested objects are followed as written.
+// Nested objects are followed as written. With opts.OpenSchema the root
+// is left as written too.
 func NewTool(name, description string, schema json.RawMessage, h Handler, opts *ToolOptions) (*Tool, error) {
 	var p problems
 	if h == nil {
@@ -400,7 +408,7 @@ func newTool(p *problems, name, description string, schema json.RawMessage, deri
 	var v *validator
 	var lazy *lazyValidator
 	var doc json.RawMessage
-	if derived == nil {
+	if derived == nil && !o.OpenSchema {
 		var err error
 		if schema, err = closedRoot(schema); err != nil {
 			p.add("schema: %v", err)

@@ -689,3 +689,43 @@ func TestToolMetaThatCannotBeCopied(t *testing.T) {
 		})
 	}
 }
+
+// OpenSchema keeps a root that says nothing about unknown keys open, as
+// JSON Schema reads it, and publishes the document unchanged; without it
+// the same document is closed.
+func TestOpenSchema(t *testing.T) {
+	const doc = `{"type":"object","properties":{"a":{"type":"number"}},"required":["a"]}`
+	tests := []struct {
+		name       string
+		opts       *ToolOptions
+		wantSchema string
+		wantErr    bool // for {"a":1,"extra":true}
+	}{
+		{"closed by default", nil, `{"additionalProperties":false,` + doc[1:], true},
+		{"open as written", &ToolOptions{OpenSchema: true}, doc, false},
+		{"open and lazy", &ToolOptions{OpenSchema: true, LazySchema: true}, doc, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tool := mustTool(t, json.RawMessage(doc), echoHandler, tt.opts)
+			if got := string(tool.Schema()); got != tt.wantSchema {
+				t.Errorf("Schema() = %s, want %s", got, tt.wantSchema)
+			}
+			_, err := tool.Validate(json.RawMessage(`{"a":1,"extra":true}`))
+			if gotErr := err != nil; gotErr != tt.wantErr {
+				t.Errorf("Validate with an extra key: err = %v, want error %v", err, tt.wantErr)
+			}
+			if _, err := tool.Validate(json.RawMessage(`{"extra":true}`)); !errors.Is(err, ErrInvalidToolArgs) {
+				t.Errorf("Validate without the required key: err = %v, want ErrInvalidToolArgs", err)
+			}
+		})
+	}
+	// A draft-07 root composing subschemas is refused unless open.
+	const d7 = `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","allOf":[{"properties":{"a":{}}}]}`
+	if _, err := NewTool("d7", "d", json.RawMessage(d7), echoHandler, nil); !errors.Is(err, ErrInvalidInitialToolValue) {
+		t.Errorf("closed draft-07 composing root: err = %v, want ErrInvalidInitialToolValue", err)
+	}
+	if _, err := NewTool("d7", "d", json.RawMessage(d7), echoHandler, &ToolOptions{OpenSchema: true}); err != nil {
+		t.Errorf("open draft-07 composing root: %v", err)
+	}
+}
