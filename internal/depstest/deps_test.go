@@ -32,6 +32,8 @@ var layers = map[string]int{
 	"llm/scripted":                 7,
 	"llm/openaicompat":             7,
 	"llm/anthropic":                7,
+	"mcptool":                      8,
+	"mcpserver":                    8,
 	"examples":                     9,
 	"internal/depstest":            10,
 	"internal/benchdoc":            0, // a leaf: benchmarks at every layer may use it
@@ -57,6 +59,9 @@ var external = []struct {
 	{2, []string{"github.com/santhosh-tekuri/jsonschema/v6", "golang.org/x/text/"}},
 	{4, []string{"github.com/yuin/goldmark", "go.yaml.in/yaml/v3", "github.com/titanous/json5"}},
 	{5, []string{"golang.org/x/sync"}},
+	// The official MCP SDK and what it brings, for mcptool and mcpserver.
+	{8, []string{"github.com/modelcontextprotocol/go-sdk", "github.com/segmentio/", "github.com/yosida95/uritemplate/",
+		"golang.org/x/oauth2", "golang.org/x/time/"}},
 	// Test-only helpers may appear in the closure of test-support packages.
 	{10, []string{"go.uber.org/goleak", "github.com/google/go-cmp"}},
 }
