@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/safetext"
 	"github.com/ebbforge/adk/media"
 )
 
@@ -80,7 +81,8 @@ func (ts *Toolset) forgeTool(name string, t *mcp.Tool) (*forge.Tool, error) {
 	})
 }
 
-// description is the server's description of t, or else its title, capped.
+// description is the server's description of t, or else its title, made
+// safe text and capped: it goes to the model as it is.
 func description(t *mcp.Tool) string {
 	d := strings.TrimSpace(t.Description)
 	if d == "" {
@@ -92,10 +94,7 @@ func description(t *mcp.Tool) string {
 	if d == "" {
 		d = "The MCP server's tool " + t.Name + "."
 	}
-	if len(d) > maxDescriptionBytes {
-		d = cut(d, maxDescriptionBytes) + "…"
-	}
-	return d
+	return safetext.Prefix(d, maxDescriptionBytes)
 }
 
 // toolName is prefix+name, or when providers would refuse that, a mapping
@@ -175,7 +174,7 @@ func (ts *Toolset) output(tool string, res *mcp.CallToolResult) (forge.Output, e
 		if text == "" {
 			text = "the tool reported an error without saying more"
 		}
-		return forge.Output{}, ErrToolError.With(nil, "%s", text)
+		return forge.Output{}, ErrToolError.With(nil, "%s", safetext.String(text))
 	}
 	if len(items) == 0 {
 		return forge.TextOutput(text), nil
