@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/mcptool"
 	"github.com/ebbforge/adk/turnrunner"
@@ -74,7 +75,7 @@ func Example() {
 			if !e.IsComplete {
 				continue
 			}
-			text, err := turnrunner.RenderResult(ctx, e.Call)
+			text, err := llm.RenderResult(ctx, e.Call)
 			if err != nil {
 				log.Fatal(err)
 			}
