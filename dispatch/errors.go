@@ -40,3 +40,9 @@ var (
 	// ErrStore wraps a failure of the persistence [Store].
 	ErrStore = &forge.Error{Code: CodeStoreFailed, Status: 500}
 )
+
+// CodeTurnNotFound is the code of [ErrTurnNotFound].
+const CodeTurnNotFound forge.Code = "E_DISPATCH_TURN_NOT_FOUND"
+
+// ErrTurnNotFound reports a turn a [ConversationStore] does not hold.
+var ErrTurnNotFound = &forge.Error{Code: CodeTurnNotFound, Status: 404}

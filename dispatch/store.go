@@ -1,8 +1,11 @@
 package dispatch
 
 import (
+	"container/list"
 	"context"
+	"slices"
 	"sync"
+	"time"
 )
 
 // Store persists a turn's timeline: its messages, thoughts and tool calls,
@@ -19,21 +22,83 @@ type Store interface {
 	Load(ctx context.Context, turnID string) ([]Entry, error)
 }
 
-// MemoryStore is the in-memory [Store]. The zero value is ready to use.
-// Safe for concurrent use.
+// Bounds of a [MemoryStore] whose fields are zero.
+const (
+	// DefaultMaxTurns is how many turns a MemoryStore keeps by default.
+	DefaultMaxTurns = 1000
+	// DefaultMaxBytes is the estimated size a MemoryStore keeps by default
+	// (64 MiB).
+	DefaultMaxBytes = 64 << 20
+)
+
+// MemoryStore is the in-memory [ConversationStore]. The zero value is ready
+// to use; set the fields before first use. Safe for concurrent use.
+//
+// It is bounded by default, so a long-running service does not grow without
+// limit: past MaxTurns turns or MaxBytes estimated bytes (the text of
+// entries, tool-call arguments and the bytes of their artifacts), the
+// turns written least recently are dropped, with their entries, from their
+// conversations. Running and suspended turns are never dropped. A turn can
+// also be dropped explicitly ([MemoryStore.DropTurn]) or after Retention.
+// For history that must outlive the process or these bounds, use a durable
+// store such as store/sqlitestore.
 type MemoryStore struct {
+	// MaxTurns caps the turns kept; 0 means DefaultMaxTurns, < 0 no cap.
+	MaxTurns int
+	// MaxBytes caps the estimated bytes kept; 0 means DefaultMaxBytes,
+	// < 0 no cap.
+	MaxBytes int64
+	// Retention drops turns not written for longer (checked on writes);
+	// 0 means no time limit.
+	Retention time.Duration
+
 	mu    sync.Mutex
 	turns map[string]*memTurn
+	convs map[string]*memConv
+	lru   list.List // *memTurn, least recently written first
+	bytes int64
 }
 
 // memTurn is one turn's entries with an index, so Save is O(1).
 type memTurn struct {
+	id      string
 	entries []Entry
 	pos     map[entryKey]int
+	size    int64
+	elem    *list.Element
+	conv    string
+	state   TurnState
+	gates   []OpenGate
+	started time.Time
+	updated time.Time
 }
 
-// NewMemoryStore returns an empty MemoryStore.
+type memConv struct {
+	id      string
+	turns   []string
+	created time.Time
+	updated time.Time
+}
+
+// NewMemoryStore returns an empty MemoryStore with the default bounds.
 func NewMemoryStore() *MemoryStore { return &MemoryStore{} }
+
+// turn returns the record of turnID, creating it; callers hold mu.
+func (s *MemoryStore) turn(turnID string, now time.Time) *memTurn {
+	if s.turns == nil {
+		s.turns = make(map[string]*memTurn)
+		s.convs = make(map[string]*memConv)
+	}
+	t := s.turns[turnID]
+	if t == nil {
+		t = &memTurn{id: turnID, pos: make(map[entryKey]int), started: now}
+		t.elem = s.lru.PushBack(t)
+		s.turns[turnID] = t
+	}
+	t.updated = now
+	s.lru.MoveToBack(t.elem)
+	return t
+}
 
 // Save implements [Store].
 func (s *MemoryStore) Save(ctx context.Context, turnID string, e Entry) error {
@@ -41,24 +106,80 @@ func (s *MemoryStore) Save(ctx context.Context, turnID string, e Entry) error {
 	if k == EntryNone {
 		return ErrStore.With(nil, "dispatch: save: entry must hold exactly one value")
 	}
+	now := time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.turns == nil {
-		s.turns = make(map[string]*memTurn)
-	}
-	t := s.turns[turnID]
-	if t == nil {
-		t = &memTurn{pos: make(map[entryKey]int)}
-		s.turns[turnID] = t
-	}
+	t := s.turn(turnID, now)
+	size := entrySize(e)
 	key := entryKey{k, e.ID()}
 	if i, ok := t.pos[key]; ok {
+		s.grow(t, size-entrySize(t.entries[i]))
 		t.entries[i] = e
-		return nil
+	} else {
+		t.pos[key] = len(t.entries)
+		t.entries = append(t.entries, e)
+		s.grow(t, size)
 	}
-	t.pos[key] = len(t.entries)
-	t.entries = append(t.entries, e)
+	s.evict(t, now)
 	return nil
+}
+
+func (s *MemoryStore) grow(t *memTurn, n int64) {
+	t.size += n
+	s.bytes += n
+}
+
+// evict applies Retention, MaxTurns and MaxBytes, sparing keep and every
+// running or suspended turn; callers hold mu.
+func (s *MemoryStore) evict(keep *memTurn, now time.Time) {
+	maxTurns, maxBytes := s.MaxTurns, s.MaxBytes
+	if maxTurns == 0 {
+		maxTurns = DefaultMaxTurns
+	}
+	if maxBytes == 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	over := func() bool {
+		return (maxTurns > 0 && len(s.turns) > maxTurns) || (maxBytes > 0 && s.bytes > maxBytes)
+	}
+	for el := s.lru.Front(); el != nil; {
+		t := el.Value.(*memTurn)
+		el = el.Next()
+		expired := s.Retention > 0 && now.Sub(t.updated) > s.Retention
+		if !expired && !over() {
+			break
+		}
+		if t == keep || t.state == TurnRunning || t.state == TurnSuspended {
+			continue
+		}
+		s.drop(t)
+	}
+}
+
+// drop removes t and its place in its conversation; callers hold mu.
+func (s *MemoryStore) drop(t *memTurn) {
+	s.lru.Remove(t.elem)
+	delete(s.turns, t.id)
+	s.bytes -= t.size
+	if c := s.convs[t.conv]; c != nil {
+		c.turns = slices.DeleteFunc(c.turns, func(id string) bool { return id == t.id })
+		if len(c.turns) == 0 {
+			delete(s.convs, c.id)
+		}
+	}
+}
+
+// DropTurn forgets a turn now, with its entries; it reports whether the
+// turn was kept.
+func (s *MemoryStore) DropTurn(turnID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.turns[turnID]
+	if t == nil {
+		return false
+	}
+	s.drop(t)
+	return true
 }
 
 // Delete implements [Store].
@@ -73,6 +194,7 @@ func (s *MemoryStore) Delete(ctx context.Context, turnID string, kind EntryKind,
 	if !ok {
 		return false, nil
 	}
+	s.grow(t, -entrySize(t.entries[i]))
 	t.entries = append(t.entries[:i:i], t.entries[i+1:]...)
 	clear(t.pos)
 	for j, e := range t.entries {
@@ -90,4 +212,174 @@ func (s *MemoryStore) Load(ctx context.Context, turnID string) ([]Entry, error) 
 		return nil, nil
 	}
 	return append([]Entry(nil), t.entries...), nil
+}
+
+// StartTurn implements [ConversationStore].
+func (s *MemoryStore) StartTurn(ctx context.Context, convID, turnID string) error {
+	if convID == "" || turnID == "" {
+		return ErrStore.With(nil, "dispatch: start turn: conversation and turn ids are required")
+	}
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t := s.turns[turnID]; t != nil && t.conv != "" && t.conv != convID {
+		return ErrStore.With(nil, "dispatch: start turn %q: it belongs to conversation %q", turnID, t.conv)
+	}
+	t := s.turn(turnID, now)
+	c := s.convs[convID]
+	if c == nil {
+		c = &memConv{id: convID, created: now}
+		s.convs[convID] = c
+	}
+	c.updated = now
+	if t.conv == "" {
+		for _, id := range c.turns {
+			if o := s.turns[id]; o != nil && (o.state == TurnRunning || o.state == TurnSuspended) {
+				o.state, o.gates, o.updated = TurnInterrupted, nil, now
+			}
+		}
+		t.conv = convID
+		c.turns = append(c.turns, turnID)
+	}
+	t.state, t.gates = TurnRunning, nil
+	s.evict(t, now)
+	return nil
+}
+
+// SetTurnState implements [ConversationStore].
+func (s *MemoryStore) SetTurnState(ctx context.Context, turnID string, state TurnState, gates []OpenGate) error {
+	if !state.Valid() {
+		return ErrStore.With(nil, "dispatch: set turn state: unknown state %q", state)
+	}
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.turns[turnID]
+	if t == nil {
+		return ErrTurnNotFound.With(nil, "dispatch: set turn state: no turn %q", turnID)
+	}
+	t.state, t.gates, t.updated = state, cloneGates(gates), now
+	if c := s.convs[t.conv]; c != nil {
+		c.updated = now
+	}
+	return nil
+}
+
+// Turn implements [ConversationStore].
+func (s *MemoryStore) Turn(ctx context.Context, turnID string) (TurnInfo, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.turns[turnID]
+	if t == nil {
+		return TurnInfo{}, false, nil
+	}
+	return t.info(), true, nil
+}
+
+func (t *memTurn) info() TurnInfo {
+	st := t.state
+	if st == "" {
+		st = TurnRunning
+	}
+	return TurnInfo{ID: t.id, ConversationID: t.conv, State: st, Gates: cloneGates(t.gates),
+		StartedAt: t.started, UpdatedAt: t.updated}
+}
+
+// Turns implements [ConversationStore].
+func (s *MemoryStore) Turns(ctx context.Context, convID string) ([]TurnInfo, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.convs[convID]
+	if c == nil {
+		return nil, nil
+	}
+	out := make([]TurnInfo, 0, len(c.turns))
+	for _, id := range c.turns {
+		out = append(out, s.turns[id].info())
+	}
+	return out, nil
+}
+
+// Conversations implements [ConversationStore].
+func (s *MemoryStore) Conversations(ctx context.Context) ([]ConversationInfo, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]ConversationInfo, 0, len(s.convs))
+	for _, c := range s.convs {
+		out = append(out, ConversationInfo{ID: c.id, Turns: len(c.turns), CreatedAt: c.created, UpdatedAt: c.updated})
+	}
+	SortConversations(out)
+	return out, nil
+}
+
+// DeleteConversation implements [ConversationStore].
+func (s *MemoryStore) DeleteConversation(ctx context.Context, convID string) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.convs[convID]
+	if c == nil {
+		return false, nil
+	}
+	for _, id := range slices.Clone(c.turns) {
+		if t := s.turns[id]; t != nil {
+			s.drop(t)
+		}
+	}
+	delete(s.convs, convID)
+	return true, nil
+}
+
+// SortConversations orders cs as Conversations returns them: most recently
+// updated first, ties by id.
+func SortConversations(cs []ConversationInfo) {
+	slices.SortFunc(cs, func(a, b ConversationInfo) int {
+		if c := b.UpdatedAt.Compare(a.UpdatedAt); c != 0 {
+			return c
+		}
+		if a.ID < b.ID {
+			return -1
+		}
+		if a.ID > b.ID {
+			return 1
+		}
+		return 0
+	})
+}
+
+func cloneGates(gs []OpenGate) []OpenGate {
+	if len(gs) == 0 {
+		return nil
+	}
+	out := make([]OpenGate, len(gs))
+	for i, g := range gs {
+		g.Payload = append([]byte(nil), g.Payload...)
+		out[i] = g
+	}
+	return out
+}
+
+// entrySize estimates the bytes an entry holds: its text, arguments,
+// payloads and the bytes of its artifacts, plus a fixed overhead.
+func entrySize(e Entry) int64 {
+	const overhead = 256
+	switch {
+	case e.Message != nil:
+		return overhead + int64(len(e.Message.Text())) + 128*int64(len(e.Message.attachments))
+	case e.Thought != nil:
+		return overhead + int64(len(e.Thought.Content().String())+len(e.Thought.payload))
+	case e.ToolCall != nil:
+		c := e.ToolCall
+		n := overhead + int64(len(c.Args())+len(c.Payload()))
+		r := c.Results()
+		if t := r.Text(); t != nil {
+			n += int64(len(t.String()))
+		}
+		for _, a := range r.Artifacts() {
+			if b, err := a.ByteLength(context.Background()); err == nil {
+				n += b
+			}
+		}
+		return n + 128*int64(len(r.Media()))
+	}
+	return 0
 }

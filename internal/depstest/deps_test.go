@@ -27,6 +27,7 @@ var layers = map[string]int{
 	"spooledartifact/jsonartifact": 4,
 	"spooledartifact/mdartifact":   4,
 	"dispatch":                     5,
+	"dispatch/storetest":           10, // test support for every store
 	"llm":                          6, // the model contract: adapters import it, not the runner
 	"turnrunner":                   7,
 	"llm/scripted":                 7,
@@ -34,6 +35,7 @@ var layers = map[string]int{
 	"llm/anthropic":                7,
 	"mcptool":                      8,
 	"mcpserver":                    8,
+	"store":                        8,
 	"examples":                     9,
 	"internal/depstest":            10,
 	"internal/benchdoc":            0, // a leaf: benchmarks at every layer may use it

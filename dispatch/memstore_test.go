@@ -1,0 +1,99 @@
+package dispatch_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/ebbforge/adk/dispatch"
+)
+
+func saveText(t *testing.T, s *dispatch.MemoryStore, turn, text string) {
+	t.Helper()
+	m, err := dispatch.UserMessage(turn+"-m", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Save(context.Background(), turn, dispatch.Entry{Message: m}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func kept(s *dispatch.MemoryStore, turns ...string) []string {
+	var out []string
+	for _, id := range turns {
+		if es, _ := s.Load(context.Background(), id); es != nil {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func TestMemoryStoreBounds(t *testing.T) {
+	ctx := context.Background()
+	t.Run("default max turns", func(t *testing.T) {
+		var s dispatch.MemoryStore
+		for i := range dispatch.DefaultMaxTurns + 10 {
+			saveText(t, &s, fmt.Sprint(i), "x")
+		}
+		if got := len(kept(&s, "0", "9", "10", fmt.Sprint(dispatch.DefaultMaxTurns+9))); got != 2 {
+			t.Errorf("kept %d of the oldest two and newest two, want the newest two", got)
+		}
+	})
+	t.Run("max bytes", func(t *testing.T) {
+		s := &dispatch.MemoryStore{MaxBytes: 10_000}
+		for i := range 10 {
+			saveText(t, s, fmt.Sprint(i), strings.Repeat("x", 2000))
+		}
+		if got := kept(s, "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"); len(got) > 5 || got[len(got)-1] != "9" {
+			t.Errorf("kept %v, want at most the newest 4", got)
+		}
+	})
+	t.Run("running and suspended turns are spared", func(t *testing.T) {
+		s := &dispatch.MemoryStore{MaxTurns: 2}
+		for _, id := range []string{"run", "sus"} {
+			if err := s.StartTurn(ctx, "c-"+id, id); err != nil {
+				t.Fatal(err)
+			}
+			saveText(t, s, id, "x")
+		}
+		if err := s.SetTurnState(ctx, "sus", dispatch.TurnSuspended, nil); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 5 {
+			saveText(t, s, fmt.Sprint(i), "x")
+		}
+		if got := kept(s, "run", "sus", "0", "3", "4"); fmt.Sprint(got) != "[run sus 4]" {
+			t.Errorf("kept %v, want [run sus 4]", got)
+		}
+	})
+	t.Run("drop turn", func(t *testing.T) {
+		var s dispatch.MemoryStore
+		if err := s.StartTurn(ctx, "c", "t"); err != nil {
+			t.Fatal(err)
+		}
+		saveText(t, &s, "t", "x")
+		if !s.DropTurn("t") || s.DropTurn("t") {
+			t.Error("DropTurn did not report the turn once")
+		}
+		if cs, _ := s.Conversations(ctx); len(cs) != 0 {
+			t.Errorf("the emptied conversation is still listed: %+v", cs)
+		}
+	})
+	t.Run("retention", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			s := &dispatch.MemoryStore{Retention: time.Hour}
+			saveText(t, s, "old", "x")
+			time.Sleep(30 * time.Minute)
+			saveText(t, s, "mid", "x")
+			time.Sleep(31 * time.Minute)
+			saveText(t, s, "new", "x")
+			if got := fmt.Sprint(kept(s, "old", "mid", "new")); got != "[mid new]" {
+				t.Errorf("kept %s, want [mid new]", got)
+			}
+		})
+	})
+}
