@@ -74,3 +74,23 @@ func ExampleContext_CheckRepeat() {
 	// pending 1: "" in-response=false
 	// pending 2: "blocked-repeat" in-response=true
 }
+
+// Turns grouped into a conversation feed the next turn's history.
+func ExampleLoadHistory() {
+	ctx := context.Background()
+	st := &dispatch.MemoryStore{MaxTurns: 100}
+	for i, text := range []string{"first", "second", "third"} {
+		turn := fmt.Sprintf("turn-%d", i)
+		_ = st.StartTurn(ctx, "chat", turn)
+		m, _ := dispatch.UserMessage("m"+turn, text)
+		_ = st.Save(ctx, turn, dispatch.Entry{Message: m})
+		_ = st.SetTurnState(ctx, turn, dispatch.TurnCompleted, nil)
+	}
+	history, _ := dispatch.LoadHistory(ctx, st, "chat", dispatch.HistoryOptions{LastTurns: 2})
+	for _, e := range history {
+		fmt.Println(e.Message.Text())
+	}
+	// Output:
+	// second
+	// third
+}

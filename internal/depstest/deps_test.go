@@ -64,6 +64,8 @@ var external = []struct {
 	// The official MCP SDK and what it brings, for mcptool and mcpserver.
 	{8, []string{"github.com/modelcontextprotocol/go-sdk", "github.com/segmentio/", "github.com/yosida95/uritemplate/",
 		"golang.org/x/oauth2", "golang.org/x/time/"}},
+	// store/sqlitestore's pure-Go SQLite driver and what it pins.
+	{8, []string{"modernc.org/", "github.com/dustin/go-humanize", "github.com/remyoudompheng/bigfft", "github.com/ncruces/go-strftime"}},
 	// Test-only helpers may appear in the closure of test-support packages.
 	{10, []string{"go.uber.org/goleak", "github.com/google/go-cmp"}},
 }

@@ -1,0 +1,42 @@
+package sqlitestore_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/store/sqlitestore"
+)
+
+// A conversation written by one process is read back by the next.
+func ExampleOpen() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "chat.db")
+	ctx := context.Background()
+
+	st, err := sqlitestore.Open(ctx, path, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_ = st.StartTurn(ctx, "chat-1", "turn-1")
+	q, _ := dispatch.UserMessage("q1", "Hello?")
+	_ = st.Save(ctx, "turn-1", dispatch.Entry{Message: q})
+	_ = st.SetTurnState(ctx, "turn-1", dispatch.TurnCompleted, nil)
+	st.Close()
+
+	st, err = sqlitestore.Open(ctx, path, nil) // a restart
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer st.Close()
+	history, _ := dispatch.LoadHistory(ctx, st, "chat-1", dispatch.HistoryOptions{LastTurns: 10})
+	for _, e := range history {
+		fmt.Println(e.Message.Role(), e.Message.Text())
+	}
+	// Output: user Hello?
+}
