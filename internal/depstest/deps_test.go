@@ -28,7 +28,7 @@ var layers = map[string]int{
 	"spooledartifact/mdartifact":   4,
 	"dispatch":                     5,
 	"dispatch/storetest":           10, // test support for every store
-	"llm":                          6, // the model contract: adapters import it, not the runner
+	"llm":                          6,  // the model contract: adapters import it, not the runner
 	"turnrunner":                   7,
 	"llm/scripted":                 7,
 	"llm/openaicompat":             7,
