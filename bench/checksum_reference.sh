@@ -1,53 +1,40 @@
 #!/usr/bin/env bash
-# checksum_reference.sh: canonical.Checksum of the 10 MB benchmark document
-# next to the yardsticks issue #2 states its target in: the JavaScript
-# reference (JSON.parse + canonical stringify + SHA-256, in node) and raw
-# SHA-256 of the same bytes.
+# checksum_reference.sh: canonical.Checksum against the JavaScript
+# reference (JSON.parse + canonicalStringify + SHA-256 in node) on the
+# benchmark documents of 10 MB and 1 KB (internal/benchdoc).
 #
-#   bash bench/checksum_reference.sh              # 5 rounds of 9 runs
-#   ROUNDS=10 RUNS=15 bash bench/checksum_reference.sh
+#   bash bench/checksum_reference.sh              # 5 rounds of 9 runs per size
+#   ROUNDS=9 RUNS=15 bash bench/checksum_reference.sh
 #
-# Rounds alternate Go (Checksum, then SHA-256) and node, so all three see
-# the machine in the same state: on a shared machine the speed moves by
-# tens of percent over minutes, and only figures taken side by side
-# compare. Each figure is the median of RUNS calls. Node must produce the
-# same digest as Go, or the script fails. Without node only the Go
-# figures are printed. "steal %" is the share of the machine's CPU time the
-# hypervisor gave elsewhere while Checksum ran (Linux /proc/stat; counted
-# in 10 ms ticks, so short rounds read 0 for a few percent).
+# Rounds alternate Go and node so that both see the machine in the same
+# state; each figure is the median of RUNS runs, and the last line per size
+# is the median ratio over the rounds. Node must produce the same digest as
+# Go, or the script fails. "steal %" is the share of the machine's CPU time
+# the hypervisor gave elsewhere while Go ran (Linux /proc/stat).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-5}
 RUNS=${RUNS:-9}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+command -v node > /dev/null || { echo "node is required" >&2; exit 1; }
 
 go build -o "$TMP/checksumref" ./bench/checksumref
-"$TMP/checksumref" -gen "$TMP/doc.json"
-have_node=0
-if command -v node > /dev/null; then
-  have_node=1
-else
-  echo "node not found: Go figures only, and Go's digest is not checked against the reference" >&2
-fi
-
-printf '%-6s %14s %8s %12s %14s %10s %10s\n' round "Checksum MB/s" "steal %" "SHA-256 MB/s" "reference MB/s" "x ref" "/ SHA"
-for r in $(seq "$ROUNDS"); do
-  "$TMP/checksumref" -doc "$TMP/doc.json" -runs "$RUNS" > "$TMP/go.tsv"
-  go_mbs=$(awk -F'\t' '$1=="checksum"{print $2}' "$TMP/go.tsv")
-  go_sum=$(awk -F'\t' '$1=="checksum"{print $3}' "$TMP/go.tsv")
-  go_steal=$(awk -F'\t' '$1=="checksum"{print $4}' "$TMP/go.tsv")
-  sha_mbs=$(awk -F'\t' '$1=="sha256"{print $2}' "$TMP/go.tsv")
-  ref_mbs=- times=- share=$(awk -v a="$go_mbs" -v b="$sha_mbs" 'BEGIN { if (a > 0) printf "1/%.1f", b / a; else print "-" }')
-  if [ "$have_node" = 1 ]; then
-    node bench/checksumref/reference.js "$TMP/doc.json" "$RUNS" > "$TMP/ref.tsv"
-    ref_mbs=$(awk -F'\t' '{print $2}' "$TMP/ref.tsv")
-    ref_sum=$(awk -F'\t' '{print $3}' "$TMP/ref.tsv")
+printf '%-6s %-6s %14s %14s %8s %8s %8s\n' size round "Checksum MB/s" "reference MB/s" "x ref" allocs "steal %"
+for size in 10485760 1024; do
+  label=$([ "$size" = 1024 ] && echo 1KB || echo 10MB)
+  "$TMP/checksumref" -gen "$TMP/doc.json" -size "$size"
+  : > "$TMP/ratios"
+  for r in $(seq "$ROUNDS"); do
+    IFS=$'\t' read -r go_mbs go_sum allocs steal < <("$TMP/checksumref" -doc "$TMP/doc.json" -runs "$RUNS")
+    IFS=$'\t' read -r ref_mbs ref_sum < <(node bench/checksumref/reference.js "$TMP/doc.json" "$RUNS")
     if [ "$ref_sum" != "$go_sum" ]; then
       echo "digests differ: Go $go_sum, reference $ref_sum" >&2
       exit 1
     fi
-    times=$(awk -v a="$go_mbs" -v b="$ref_mbs" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "-" }')
-  fi
-  printf '%-6s %14s %8s %12s %14s %10s %10s\n' "$r" "$go_mbs" "$go_steal" "$sha_mbs" "$ref_mbs" "$times" "$share"
+    ratio=$(awk -v a="$go_mbs" -v b="$ref_mbs" 'BEGIN { printf "%.1f", a / b }')
+    echo "$ratio" >> "$TMP/ratios"
+    printf '%-6s %-6s %14s %14s %8s %8s %8s\n' "$label" "$r" "$go_mbs" "$ref_mbs" "$ratio" "$allocs" "$steal"
+  done
+  printf '%-6s %-6s %14s %14s %8s\n' "$label" median "" "" "$(sort -n "$TMP/ratios" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')"
 done

@@ -52,20 +52,6 @@ func BenchmarkChecksumJSON(b *testing.B) {
 	}
 }
 
-// BenchmarkChecksumJSONSerial is ChecksumJSON/10MB on one goroutine: the
-// per-core speed.
-func BenchmarkChecksumJSONSerial(b *testing.B) {
-	doc := benchdoc.Records(10 << 20)
-	b.SetBytes(int64(len(doc)))
-	b.ReportAllocs()
-	defer reportCPU(b, len(doc))()
-	for b.Loop() {
-		if _, _, err := canonical.ChecksumJSONAt("search_orders", doc, -1); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 // BenchmarkChecksumJSONCanonical re-hashes already canonical text (stored
 // arguments being verified): whole containers are copied as they are.
 func BenchmarkChecksumJSONCanonical(b *testing.B) {

@@ -5,7 +5,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"hash"
 	"io"
+	"sync"
 )
 
 // Errors returned by the package; test with errors.Is.
@@ -106,38 +108,17 @@ func Checksum(tool string, args any) (string, error) {
 
 // ChecksumJSON is Checksum for arguments given as raw JSON text, read as a
 // WHATWG UTF-8 decoder reads bytes; the tool name is a Go string, as for
-// Checksum. The canonical text is streamed into the hash; only the members
-// of objects whose keys are out of order wait in memory until their object
-// closes. When a large document is split between two goroutines (see the
-// package documentation), the worker's share of the text, up to about two
-// thirds of the document, also waits in memory until the call ends.
+// Checksum. The canonical text is streamed into the hash; only what an open
+// object may still reorder waits in memory until that object closes.
 func ChecksumJSON(tool string, raw []byte) (string, error) {
-	sum, _, err := checksumJSON(tool, raw, splitAuto, nil)
-	return sum, err
-}
-
-// splitReport says how a split went: whether the worker's output was used,
-// and whether the root object was hashed on a guessed member order (and
-// the guess was wrong).
-type splitReport struct{ adopted, speculated, missed bool }
-
-// checksumJSON is ChecksumJSON with the split guess of canonAt; t, when
-// not nil, steers the split and records how the guess went (tests).
-func checksumJSON(tool string, raw []byte, at int, t *splitTest) (sum string, rep splitReport, err error) {
 	st := getState()
 	defer putState(st)
-	st.test = t
 	st.w = st.hasher()
 	st.buf = append(st.buf, `{"args":`...)
-	rep.adopted, err = st.canonAt(raw, MaxDepth-1, true, at)
-	if t != nil {
-		rep.speculated, rep.missed = t.specStarted, t.specMissed
+	if err := st.canon(raw, MaxDepth-1, true); err != nil {
+		return "", err
 	}
-	if err != nil {
-		return "", rep, err
-	}
-	sum, err = st.finishChecksum(tool)
-	return sum, rep, err
+	return st.finishChecksum(tool)
 }
 
 // finishChecksum appends the tool member ("args" < "tool", so it comes
@@ -153,4 +134,76 @@ func (st *state) finishChecksum(tool string) (string, error) {
 	var hexSum [2 * sha256.Size]byte
 	hex.Encode(hexSum[:], st.sha.Sum(st.sum[:0]))
 	return string(hexSum[:]), nil
+}
+
+// flushSize is the output chunk handed to a streaming writer (or hash).
+const flushSize = 64 << 10
+
+// maxPooled bounds the scratch a state keeps when it goes back to the
+// pool, so that one huge document does not pin its memory.
+const maxPooled = 1 << 25
+
+// state is the reusable scratch of one call. It is pooled, and never shared
+// between goroutines.
+type state struct {
+	buf     []byte   // output, or the pending chunk when streaming
+	members []member // members of the open objects, as a stack
+	arena   []byte   // decoded keys of the open objects, as a stack
+	tmp     []byte   // scratch for reordering members
+	perm    []uint32 // member order of the object being reordered
+	w       io.Writer
+	werr    error
+	sha     hash.Hash
+	sum     [sha256.Size]byte
+
+	// Go value walking.
+	seen map[identity]struct{}
+	keys []mapKey
+	memo marshalMemo
+}
+
+var statePool = sync.Pool{New: func() any { return new(state) }}
+
+func getState() *state { return statePool.Get().(*state) }
+
+func putState(st *state) {
+	if cap(st.buf) > maxPooled || cap(st.tmp) > maxPooled || cap(st.arena) > maxPooled || cap(st.members) > maxPooled/16 {
+		st.buf, st.tmp, st.arena, st.members, st.perm = nil, nil, nil, nil, nil
+	}
+	if len(st.seen) > 0 {
+		st.seen = nil
+	}
+	clear(st.keys[:cap(st.keys)])
+	st.buf, st.tmp, st.arena, st.members, st.keys = st.buf[:0], st.tmp[:0], st.arena[:0], st.members[:0], st.keys[:0]
+	st.w, st.werr = nil, nil
+	statePool.Put(st)
+}
+
+// hasher returns the state's reset SHA-256.
+func (st *state) hasher() hash.Hash {
+	if st.sha == nil {
+		st.sha = sha256.New()
+	}
+	st.sha.Reset()
+	return st.sha
+}
+
+// write hands p to the writer, remembering its first error.
+func (st *state) write(p []byte) {
+	if st.werr == nil && len(p) > 0 {
+		_, st.werr = st.w.Write(p)
+	}
+}
+
+// out hands the pending chunk to the writer.
+func (st *state) out() {
+	st.write(st.buf)
+	st.buf = st.buf[:0]
+}
+
+// maybeFlush streams the pending chunk once it is large enough.
+func (st *state) maybeFlush() {
+	if st.w != nil && len(st.buf) >= flushSize {
+		st.out()
+	}
 }

@@ -693,8 +693,8 @@ func TestAlmostCanonical(t *testing.T) {
 }
 
 // TestRepeatedShapes covers arrays of records, whose objects repeat the
-// same keys in the same order (the reorderer remembers the last order per
-// depth), interleaved with objects that look alike but are not.
+// same keys in the same order, interleaved with objects that look alike
+// but are not.
 func TestRepeatedShapes(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{`[{"b":1,"a":2},{"b":3,"a":4},{"a":5,"b":6},{"b":7,"a":8,"c":9},{"b":0,"a":0}]`,
@@ -708,7 +708,7 @@ func TestRepeatedShapes(t *testing.T) {
 		{`[{"😀":1,"\uE000":2},{"😀":3,"\uE000":4},{"\ud83d":5,"\uE000":6}]`,
 			"[{\"😀\":1,\"\ue000\":2},{\"😀\":3,\"\ue000\":4},{\"\\ud83d\":5,\"\ue000\":6}]"},
 		{`[{"b" : 1, "a":[2, 3]}, {"b":4,"a":[5,6]}]`, `[{"a":[2,3],"b":1},{"a":[5,6],"b":4}]`},
-		// Keys near the ones learned from the object before (see learnKeys).
+		// Keys near the ones of the object before.
 		{`[{"b":1,"a":2},{"b":1,"ab":2},{"bc":1,"a":2},{"b":1,"a\"":2}]`,
 			`[{"a":2,"b":1},{"ab":2,"b":1},{"a":2,"bc":1},{"a\"":2,"b":1}]`},
 		{`[{"zzzzzzz":1,"aaaaaaa":2},{"zzzzzzz":3,"aaaaaaaa":4},{"zzzzzzzz":5,"aaaaaaa":6}]`,
@@ -716,12 +716,12 @@ func TestRepeatedShapes(t *testing.T) {
 		{`[{"b":1,"":2},{"b":3,"":4},{"":5,"b":6},{"b":7,"":8}]`, `[{"":2,"b":1},{"":4,"b":3},{"":5,"b":6},{"":8,"b":7}]`},
 		{`[{"b":1,"a":2},{"b" :3,"a"  :4},{"b":5,"é":6},{"b":7,"a":8}]`, `[{"a":2,"b":1},{"a":4,"b":3},{"b":5,"é":6},{"a":8,"b":7}]`},
 		{`[{"b":1,"a":2},{"a":3,"a":4},{"b":5,"b":6},{"b":7,"a":8}]`, `[{"a":2,"b":1},{"a":4},{"b":6},{"a":8,"b":7}]`},
-		// Objects in order teach their shape too.
+		// Objects in order next to ones out of order.
 		{`[{"a":1,"b":2},{"a":3,"b":4},{"b":5,"a":6},{"a":7,"b":8},{"a":9,"b":0,"c":1}]`,
 			`[{"a":1,"b":2},{"a":3,"b":4},{"a":6,"b":5},{"a":7,"b":8},{"a":9,"b":0,"c":1}]`},
 		{`[{"abcdefghiA":1,"abcdefghiZ":2},{"abcdefghiZ":3,"abcdefghiA":4}]`,
 			`[{"abcdefghiA":1,"abcdefghiZ":2},{"abcdefghiA":4,"abcdefghiZ":3}]`},
-		// Fewer or more keys than the object the guesses came from.
+		// Fewer or more keys than the object before.
 		{`[{"c":1,"b":2,"a":3},{"c":4,"b":5},{"c":6,"b":7,"a":8,"d":9},{"c":1,"b":2,"a":3}]`,
 			`[{"a":3,"b":2,"c":1},{"b":5,"c":4},{"a":8,"b":7,"c":6,"d":9},{"a":3,"b":2,"c":1}]`},
 	}
@@ -809,13 +809,13 @@ func stringifiesLikeEncodingJSON(t *testing.T, in any, want string) {
 	}
 }
 
-// TestGuessedKeysMatchDecoding hashes arrays of records whose keys mostly
-// repeat the record before (so the keys guessed from it match), now and
-// then with one key changed to a near miss: a longer or shorter key, an
-// escaped spelling of the same key, a duplicate, blanks around the colon.
+// TestRecordKeysMatchDecoding hashes arrays of records whose keys mostly
+// repeat the record before, now and then with one key changed to a near
+// miss: a longer or shorter key, an escaped spelling of the same key, a
+// duplicate, blanks around the colon.
 // encoding/json's decoding, canonicalised as a Go value, is the oracle
 // (its last duplicate wins, as in JSON.parse).
-func TestGuessedKeysMatchDecoding(t *testing.T) {
+func TestRecordKeysMatchDecoding(t *testing.T) {
 	pool := []string{`a`, `ab`, `abc`, `abcdefg`, `abcdefgh`, `abcdefg\"`, `a\u0062`, `b`, ``, `é`, `id`, `idx`, `zzzzzz`, `zzzzzzz`, `\u00e9`}
 	rng := rand.New(rand.NewPCG(7, 11))
 	for doc := range 200 {

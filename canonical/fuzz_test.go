@@ -66,9 +66,7 @@ func FuzzStringifyJSON(f *testing.F) {
 }
 
 // FuzzRepeatedElements checks that an array's elements canonicalise as
-// they do alone, whatever came before them: the keys and shapes learned
-// from one object (see learnKeys) are guesses about the next, never
-// trusted. Each input is split in two documents a and b; [a,b,a,a] must
+// they do alone, whatever came before them. Each input is split in two documents a and b; [a,b,a,a] must
 // canonicalise as its parts do.
 func FuzzRepeatedElements(f *testing.F) {
 	f.Add([]byte(`{"b":1,"a":2}`), []byte(`{"b":3,"ab":4}`))

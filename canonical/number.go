@@ -11,81 +11,28 @@ import (
 const maxSafeInteger = 1 << 53
 
 // appendNumber appends f as JavaScript's Number.prototype.toString (and so
-// JSON.stringify) prints it; NaN and ±Infinity print null, -0 prints 0.
+// JSON.stringify) prints it: the shortest digits that round-trip, in plain
+// notation from 1e-6 up to 1e21 and in exponent form outside; NaN and
+// ±Infinity print null, -0 prints 0.
 func appendNumber(dst []byte, f float64) []byte {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
+	switch a := math.Abs(f); {
+	case math.IsNaN(f) || math.IsInf(f, 0):
 		return append(dst, "null"...)
-	}
-	if f == 0 {
+	case f == 0:
 		return append(dst, '0')
+	case a >= 1e-6 && a < 1e21:
+		return strconv.AppendFloat(dst, f, 'f', -1, 64)
 	}
-	if f == math.Trunc(f) && f > -maxSafeInteger && f < maxSafeInteger {
-		return strconv.AppendInt(dst, int64(f), 10)
-	}
-	if f < 0 {
-		dst = append(dst, '-')
-		f = -f
-	}
-	// Shortest round-trip digits, as in ECMA-262 Number::toString step 5.
-	var buf [32]byte
-	e := strconv.AppendFloat(buf[:0], f, 'e', -1, 64) // d[.ddd]e±xx
-	var digits [24]byte
-	k := 0
-	i := 0
-	for ; e[i] != 'e'; i++ {
-		if e[i] != '.' {
-			digits[k] = e[i]
-			k++
+	// Go writes at least two exponent digits (1e-07), JavaScript no
+	// leading zero (1e-7).
+	dst = strconv.AppendFloat(dst, f, 'e', -1, 64)
+	if n := len(dst); dst[n-3] == '+' || dst[n-3] == '-' {
+		if dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
 		}
-	}
-	exp := 0
-	neg := e[i+1] == '-'
-	for _, c := range e[i+2:] {
-		exp = exp*10 + int(c-'0')
-	}
-	if neg {
-		exp = -exp
-	}
-	n := exp + 1 // the decimal point sits after n digits
-	d := digits[:k]
-	switch {
-	case k <= n && n <= 21:
-		dst = append(dst, d...)
-		for j := k; j < n; j++ {
-			dst = append(dst, '0')
-		}
-	case 0 < n && n <= 21:
-		dst = append(dst, d[:n]...)
-		dst = append(dst, '.')
-		dst = append(dst, d[n:]...)
-	case -6 < n && n <= 0:
-		dst = append(dst, '0', '.')
-		for j := n; j < 0; j++ {
-			dst = append(dst, '0')
-		}
-		dst = append(dst, d...)
-	default:
-		dst = append(dst, d[0])
-		if k > 1 {
-			dst = append(dst, '.')
-			dst = append(dst, d[1:]...)
-		}
-		dst = append(dst, 'e')
-		if n-1 < 0 {
-			dst = append(dst, '-')
-		} else {
-			dst = append(dst, '+')
-		}
-		dst = strconv.AppendInt(dst, int64(abs(n-1)), 10)
 	}
 	return dst
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // scanNumber validates the JSON number starting at data[i] and returns the
@@ -186,19 +133,6 @@ func scanNumber(data []byte, i int) (end, copyEnd int, ok bool) {
 		}
 	}
 	return i, copyEnd, true
-}
-
-// shortDecimalFraction reports, for the digits after "0." of a decimal
-// below 1 and from 1e-6 up, without trailing zeros, whether JavaScript
-// prints it as written: at most 15 significant digits, or the shortest
-// form of its double.
-func shortDecimalFraction(frac []byte) bool {
-	lz := 0
-	for lz < len(frac) && frac[lz] == '0' {
-		lz++
-	}
-	sig := len(frac) - lz
-	return sig <= 15 || shortestDecimal(nil, frac, sig)
 }
 
 // shortestDecimal reports, for a decimal literal whose digits are
@@ -332,30 +266,19 @@ func (a u128) sub(b u128) u128 {
 	return u128{a.hi - b.hi - c, lo}
 }
 
-// skipDigits returns the index of the first byte at or after i that is not
-// an ASCII digit, eight bytes at a time.
-func skipDigits(data []byte, i int) int {
-	for i+8 <= len(data) {
-		x := binary.LittleEndian.Uint64(data[i : i+8])
-		// A digit lane has high nibble 3, and keeps it when 6 is added
-		// (low nibble at most 9). Carries out of a lane only come from a
-		// non-digit below it, so the lowest flagged lane is exact.
-		nd := (x&(0xf0*lanes01) | (x+0x06*lanes01)&(0xf0*lanes01)>>4) ^ (0x33 * lanes01)
-		if nd != 0 {
-			return i + bits.TrailingZeros64(nd)>>3
-		}
-		i += 8
-	}
-	for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-		i++
-	}
-	return i
-}
-
 // appendNumberText appends the canonical form of a validated JSON number.
 func appendNumberText(dst, text []byte) []byte {
 	// ParseFloat rounds correctly to nearest-even, as JavaScript does; on
 	// overflow it returns ±Inf (printed null) with ErrRange, which is expected.
 	f, _ := strconv.ParseFloat(string(text), 64)
 	return appendNumber(dst, f)
+}
+
+// skipDigits returns the index of the first byte at or after i that is not
+// an ASCII digit.
+func skipDigits(data []byte, i int) int {
+	for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+		i++
+	}
+	return i
 }

@@ -1,26 +1,106 @@
 package canonical
 
 import (
+	"fmt"
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 )
 
 const hexDigits = "0123456789abcdef"
 
-// swar constants: one byte value repeated in every lane of a uint64.
+// Flags of a scanned string.
 const (
-	lanes01 = 0x0101010101010101
-	lanes80 = 0x8080808080808080
+	flagCopy    uint8 = 1 << iota // the raw text is already canonical
+	flagEscaped                   // the string contains a backslash
+	flagASCII                     // the string is plain ASCII
+	flagInvalid                   // the string contains invalid UTF-8
 )
 
-// specialMask flags, in the high bit of each lane, the bytes of x that a
-// JSON string scanner must look at: '"', '\\', control characters and
-// non-ASCII bytes. Borrows only propagate upwards, so the lowest flagged lane
-// is always a real hit (higher lanes may be false positives).
-func specialMask(x uint64) uint64 {
-	q := x ^ (0x22 * lanes01)
-	b := x ^ (0x5c * lanes01)
-	return (((x-0x20*lanes01)|(q-lanes01)|(b-lanes01))&^x | x) & lanes80
+// scanString validates the string literal starting at data[i] == '"' and
+// returns the index just past its closing quote and its flags.
+func scanString(data []byte, i int) (int, uint8, error) {
+	start, n := i, len(data)
+	flags := flagCopy | flagASCII
+	for i++; ; {
+		// Eight bytes at a time up to the first byte that needs a look.
+		for i+8 <= n {
+			if m := specialMask(loadWord(data, i)); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= n {
+			return 0, 0, fmt.Errorf("%w: unterminated string starting at offset %d", ErrInvalidJSON, start)
+		}
+		switch c := data[i]; {
+		case c == '"':
+			return i + 1, flags, nil
+		case c == '\\':
+			size, canon, err := scanEscape(data, i)
+			if err != nil {
+				return 0, 0, err
+			}
+			flags |= flagEscaped
+			if !canon {
+				flags &^= flagCopy
+			}
+			i += size
+		case c < 0x20:
+			return 0, 0, syntaxError(data, i, "control character in string")
+		case c >= utf8.RuneSelf:
+			flags &^= flagASCII
+			if c >= 0xc2 && c <= 0xdf && i+1 < n && data[i+1]&0xc0 == 0x80 {
+				i += 2 // a well-formed two-byte sequence, the common case
+				continue
+			}
+			r, size := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && size == 1 {
+				flags = (flags | flagInvalid) &^ flagCopy
+			}
+			i += size
+		default:
+			i++ // a false positive of the mask
+		}
+	}
+}
+
+// scanEscape validates the escape at data[i] == '\\' and returns its
+// length and whether JSON.stringify writes it that way.
+func scanEscape(data []byte, i int) (size int, canon bool, err error) {
+	n := len(data)
+	if i+1 >= n {
+		return 0, false, syntaxError(data, i+1, "unterminated escape")
+	}
+	switch data[i+1] {
+	case '"', '\\', 'b', 'f', 'n', 'r', 't':
+		return 2, true, nil
+	case '/':
+		return 2, false, nil
+	case 'u':
+	default:
+		return 0, false, syntaxError(data, i+1, "bad escape")
+	}
+	if i+6 > n {
+		return 0, false, syntaxError(data, n, "short \\u escape")
+	}
+	upper := false
+	for j := i + 2; j < i+6; j++ {
+		switch h := data[j]; {
+		case h >= '0' && h <= '9', h >= 'a' && h <= 'f':
+		case h >= 'A' && h <= 'F':
+			upper = true
+		default:
+			return 0, false, syntaxError(data, j, "bad \\u escape")
+		}
+	}
+	// JSON.stringify writes lowercase \u00xx for the control characters
+	// without a short form, and everything else literally.
+	u := data[i+2 : i+6]
+	control := u[0] == '0' && u[1] == '0' && (u[2] == '0' || u[2] == '1')
+	short := u[2] == '0' && (u[3] == '8' || u[3] == '9' || u[3] == 'a' || u[3] == 'c' || u[3] == 'd')
+	return 6, control && !short && !upper, nil
 }
 
 // invalidPrefixLen returns how many bytes at the start of b (whose first byte

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ebbforge/adk/canonical"
 	"github.com/ebbforge/adk/internal/benchdoc"
+	"github.com/ebbforge/adk/internal/testdeps"
 )
 
 // vector is one line of testdata/vectors.jsonl (the shared fixture) or of
@@ -151,12 +152,9 @@ func TestGeneratedVectors(t *testing.T) {
 }
 
 // TestNodeDifferential runs a fresh randomized batch through the JavaScript
-// reference when node is installed.
+// reference.
 func TestNodeDifferential(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node not on PATH")
-	}
+	node := testdeps.Node(t)
 	count := 2000
 	if testing.Short() {
 		count = 300
@@ -176,17 +174,14 @@ func TestNodeDifferential(t *testing.T) {
 }
 
 // TestNodeLargeDocument compares the checksum of a generated 1.1 MB document
-// (many sorts, split between two goroutines, hashed on a guessed root
-// member order) with the JavaScript reference.
+// (many objects to sort, output larger than one hash chunk) with the
+// JavaScript reference.
 func TestNodeLargeDocument(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node not on PATH")
-	}
+	node := testdeps.Node(t)
 	if testing.Short() {
 		t.Skip("short mode")
 	}
-	doc := benchdoc.Records(1<<20 + 64<<10) // over splitMinSize
+	doc := benchdoc.Records(1<<20 + 64<<10)
 	path := t.TempDir() + "/doc.json"
 	if err := os.WriteFile(path, doc, 0o600); err != nil {
 		t.Fatal(err)
