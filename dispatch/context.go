@@ -443,12 +443,32 @@ func (c *Context) uncount(sum string) {
 	c.counts[sum]--
 }
 
+// StoreResponseEntry persists e, an entry a model response produced, with
+// its ResponseID: a message or thought as StoreMessage and StoreThought do,
+// a tool call as StoreToolCall when executed is true, else as
+// StoreUnexecutedToolCall. An entry not holding exactly one value is
+// ErrStore.
+func (c *Context) StoreResponseEntry(ctx context.Context, e Entry, executed bool) error {
+	if e.Kind() == EntryNone {
+		return ErrStore.With(nil, "dispatch: store response entry: must hold exactly one value")
+	}
+	return c.save(ctx, e, executed && e.ToolCall != nil)
+}
+
 // save persists first, so a failing store leaves the context unchanged. A
 // new tool call counts against the loop guard when executed; a replaced one
-// keeps the standing of the call it replaces.
+// keeps the standing of the call it replaces, and its ResponseID unless e
+// names one.
 func (c *Context) save(ctx context.Context, e Entry, executed bool) error {
 	c.storeMu.Lock()
 	defer c.storeMu.Unlock()
+	if e.ResponseID == "" {
+		c.mu.Lock()
+		if i, ok := c.pos[entryKey{e.Kind(), e.ID()}]; ok {
+			e.ResponseID = c.timeline[i].ResponseID
+		}
+		c.mu.Unlock()
+	}
 	if err := c.store.Save(ctx, c.turnID, e); err != nil {
 		return ErrStore.With(err, "dispatch: save %s %q", e.Kind(), e.ID())
 	}

@@ -230,6 +230,13 @@ type Entry struct {
 	Message  *Message
 	Thought  *Thought
 	ToolCall *forge.ToolCall
+	// ResponseID is the id of the model response that produced the entry
+	// (its thoughts, text and tool calls, in the order it streamed them),
+	// so an adapter regroups them into one assistant message exactly; ""
+	// for entries no response produced (user messages, notes). It is
+	// metadata of the timeline, not of the value: replacing an entry in
+	// place with an Entry whose ResponseID is "" keeps the old one.
+	ResponseID string
 }
 
 // Kind reports which field is set (EntryNone for an empty or ambiguous entry).

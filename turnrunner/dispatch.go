@@ -9,7 +9,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/ebbforge/adk/dispatch"
-	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm"
 )
 
@@ -210,59 +209,6 @@ type stepResult struct {
 	finalize bool // the loop guard asks for a final no-tools iteration
 }
 
-// streamState accumulates one streamed response.
-type streamState struct {
-	msgID      string
-	msg        strings.Builder
-	msgCreated time.Time
-	thoughts   []*thoughtState
-	calls      []*callState
-	usage      llm.Usage
-	hasUsage   bool
-	stop       llm.StopReason
-	overflow   bool // the tool-call arguments exceeded MaxToolCallArgBytes
-}
-
-type thoughtState struct {
-	index   int
-	id      string
-	text    strings.Builder
-	payload []byte
-	compat  string
-	created time.Time
-}
-
-type callState struct {
-	index    int
-	id, name string
-	args     strings.Builder
-	payload  []byte // opaque replay data (a signature), kept on the stored call
-	compat   string
-	overflow bool // its arguments were cut at MaxToolCallArgBytes
-}
-
-func (s *streamState) thought(index int) *thoughtState {
-	for _, t := range s.thoughts {
-		if t.index == index {
-			return t
-		}
-	}
-	t := &thoughtState{index: index}
-	s.thoughts = append(s.thoughts, t)
-	return t
-}
-
-func (s *streamState) call(index int) *callState {
-	for i := len(s.calls) - 1; i >= 0; i-- {
-		if s.calls[i].index == index {
-			return s.calls[i]
-		}
-	}
-	c := &callState{index: index}
-	s.calls = append(s.calls, c)
-	return c
-}
-
 // safeStep is step with a panic (a user Store's, Options.Now's) turned into
 // the step's error, so that the iteration fails as for any other error and
 // no middleware around the step is blamed for it.
@@ -292,31 +238,48 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 	if err != nil {
 		return stepResult{}, ErrModel.With(err, "turnrunner: build request")
 	}
-	var st streamState
+	st := streamState{id: uuid.NewString()}
 	callStart := r.now()
-	modelErr := r.consume(ctx, req, em, &st)
+	modelErr := r.consume(ctx, req, em, &st, it)
 	if modelErr == nil && ctx.Err() != nil {
 		modelErr = context.Cause(ctx)
 	}
-	// Persist whatever arrived, even on failure or cancellation: nothing is lost.
-	pctx := context.WithoutCancel(ctx)
-	if err := r.storeResponse(pctx, dc, em, &st); err != nil {
-		return stepResult{}, err
+	stats := func() {
+		em.send(GenerationStats{DispatchID: dc.ID(), Iteration: it, ResponseID: st.id, Usage: st.usage,
+			HasUsage: st.hasUsage, StopReason: st.stop, Duration: r.now().Sub(callStart)})
 	}
-	em.send(GenerationStats{DispatchID: dc.ID(), Iteration: it, Usage: st.usage, HasUsage: st.hasUsage,
-		StopReason: st.stop, Duration: r.now().Sub(callStart)})
-
-	if modelErr != nil {
-		if ctx.Err() != nil {
-			r.settleUnrun(ctx, dc, em, st.calls, func(c *callState) string { return cancelledText(c.name) })
-			return stepResult{}, nil
-		}
-		r.settleUnrun(ctx, dc, em, st.calls, func(*callState) string {
-			return notExecuted("the model response failed before it was complete.")
-		})
+	if modelErr != nil && ctx.Err() == nil {
+		// A response that failed part way is not an answer: what the
+		// caller saw of it is closed with the error and nothing of it is
+		// stored, so the timeline (and a retry) starts clean.
+		r.abandon(em, &st, modelErr)
+		stats()
 		return stepResult{}, ErrModel.With(modelErr, "turnrunner: model call failed")
 	}
+	// Store what arrived, also on cancellation: nothing is lost.
+	pctx := context.WithoutCancel(ctx)
+	if err := r.finish(em, &st); err != nil {
+		return stepResult{}, err
+	}
+	if err := st.flush(pctx, dc); err != nil {
+		return stepResult{}, err
+	}
+	stats()
+	res, err := r.settleResponse(ctx, tc, dc, em, &st, final, finalReason, modelErr != nil)
+	if ferr := st.flush(pctx, dc); err == nil {
+		err = ferr
+	}
+	return res, err
+}
 
+// settleResponse runs or refuses the tool calls of a response that ended
+// (cancelled, when cancelled is true) and tells the loop what follows.
+func (r *Runner) settleResponse(ctx context.Context, tc *TurnContext, dc *dispatch.Context, em *emitter, st *streamState, final bool, finalReason string, cancelled bool) (stepResult, error) {
+	it := dc.Iteration()
+	if cancelled {
+		r.settleUnrun(ctx, dc, em, st, func(c *callState) string { return cancelledText(c.name) })
+		return stepResult{}, nil
+	}
 	switch {
 	case len(st.calls) == 0:
 		if st.stop == llm.StopMaxTokens {
@@ -325,7 +288,7 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 		}
 		return stepResult{done: true}, nil
 	case final:
-		r.settleUnrun(ctx, dc, em, st.calls, func(*callState) string {
+		r.settleUnrun(ctx, dc, em, st, func(*callState) string {
 			if finalReason == iterationLimitReason {
 				return dispatch.ErrIterationLimit.With(nil, "Tool call not executed: the iteration limit is reached and tool use has ended for this turn. Answer with the information you have.").Error()
 			}
@@ -336,7 +299,7 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 		return stepResult{done: true}, nil
 	case st.overflow:
 		limit := r.opts.MaxToolCallArgBytes
-		r.settleUnrun(ctx, dc, em, st.calls, func(c *callState) string {
+		r.settleUnrun(ctx, dc, em, st, func(c *callState) string {
 			if c.overflow {
 				return ErrToolCallArgsTooLarge.With(nil, "Tool call not executed: its arguments exceed the limit of %d bytes per response. Make the arguments smaller (for example, split the work into several calls).", limit).Error()
 			}
@@ -346,14 +309,14 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 			Message: "the response's tool-call arguments exceeded MaxToolCallArgBytes; its tool calls were not executed", Err: ErrToolCallArgsTooLarge, EmittedAt: r.now()})
 		return stepResult{}, nil
 	case st.stop == llm.StopMaxTokens:
-		r.settleUnrun(ctx, dc, em, st.calls, func(*callState) string {
+		r.settleUnrun(ctx, dc, em, st, func(*callState) string {
 			return notExecuted("your response was cut off at the token limit (max_tokens), so its arguments may be incomplete. Retry with a shorter response.")
 		})
 		em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "truncated",
 			Message: "the response was cut off at the token limit; its tool calls were not executed", Err: ErrTruncatedResponse, EmittedAt: r.now()})
 		return stepResult{}, nil
 	}
-	finalize, err := r.runCalls(ctx, tc, dc, em, st.calls)
+	finalize, err := r.runCalls(ctx, tc, dc, em, st)
 	if err != nil {
 		return stepResult{}, err
 	}
@@ -365,14 +328,23 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 // returns false even if the model ignores ctx), once the response's tool-call
 // arguments exceed Options.MaxToolCallArgBytes, and turns a panicking
 // iterator into an error.
-func (r *Runner) consume(ctx context.Context, req *llm.Request, em *emitter, st *streamState) (modelErr error) {
+func (r *Runner) consume(ctx context.Context, req *llm.Request, em *emitter, st *streamState, it int) (modelErr error) {
 	defer func() {
 		if p := recover(); p != nil {
 			modelErr = fmt.Errorf("turnrunner: model stream panicked: %v", p)
 		}
 	}()
 	argBytes := 0
-	for p, err := range r.model.Stream(ctx, req) {
+	retry := r.opts.Retry
+	retry.OnRetry = func(attempt int, delay time.Duration, err error) {
+		em.send(Warning{DispatchID: req.DispatchID, Iteration: it, Kind: "model-retry",
+			Message: fmt.Sprintf("model call attempt %d failed; retrying in %s", attempt, delay.Round(time.Millisecond)),
+			Err:     err, EmittedAt: r.now()})
+		if r.opts.Retry.OnRetry != nil {
+			r.opts.Retry.OnRetry(attempt, delay, err)
+		}
+	}
+	for p, err := range llm.WithRetry(r.model, retry).Stream(ctx, req) {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
@@ -387,6 +359,7 @@ func (r *Runner) consume(ctx context.Context, req *llm.Request, em *emitter, st 
 			if st.msgID == "" {
 				st.msgID = uuid.NewString()
 				st.msgCreated = r.now()
+				st.msgBlock = st.addBlock()
 			}
 			st.msg.WriteString(p.Text)
 			if !em.send(MessageDelta{ID: st.msgID, Delta: p.Text, Full: st.msg.String(), CreatedAt: st.msgCreated}) {
@@ -473,39 +446,4 @@ func (r *Runner) buildRequest(dc *dispatch.Context, final bool, finalReason stri
 	}
 	req.Tools = dc.Tools().Definitions()
 	return req, nil
-}
-
-// storeResponse completes the streamed thoughts and message (events) and
-// stores them, thoughts first, as the timeline order promises.
-func (r *Runner) storeResponse(ctx context.Context, dc *dispatch.Context, em *emitter, st *streamState) error {
-	for _, t := range st.thoughts {
-		done := r.now()
-		em.send(ThoughtDelta{ID: t.id, Full: t.text.String(), Payload: t.payload, ReplayCompatibility: t.compat,
-			IsComplete: true, CreatedAt: t.created, CompletedAt: done})
-		compat := t.compat
-		if len(t.payload) > 0 && compat == "" {
-			compat = "unknown"
-		}
-		th, err := dispatch.NewThought(dispatch.RawThought{ID: t.id, Content: forge.NewTokenizable(t.text.String()),
-			Payload: t.payload, ReplayCompatibility: compat, CreatedAt: t.created, UpdatedAt: done})
-		if err != nil {
-			return err
-		}
-		if err := dc.StoreThought(ctx, th); err != nil {
-			return err
-		}
-	}
-	if st.msgID != "" {
-		done := r.now()
-		em.send(MessageDelta{ID: st.msgID, Full: st.msg.String(), IsComplete: true, CreatedAt: st.msgCreated, CompletedAt: done})
-		m, err := dispatch.NewMessage(dispatch.RawMessage{ID: st.msgID, Role: dispatch.RoleAssistant,
-			Content: forge.NewTokenizable(st.msg.String()), CreatedAt: st.msgCreated, UpdatedAt: done})
-		if err != nil {
-			return err
-		}
-		if err := dc.StoreMessage(ctx, m); err != nil {
-			return err
-		}
-	}
-	return nil
 }

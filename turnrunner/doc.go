@@ -56,8 +56,20 @@
 // [ErrShortCircuited]. A panic in code the turn calls (a Store, Options.Now)
 // fails the dispatch and the turn with an error that wraps it; no panic
 // crosses the API. Everything is stored through dispatch.Store
-// (in-memory by default); on cancellation what completed is stored and what
-// did not is marked.
+// (in-memory by default), each entry a model response produced with its
+// response id (dispatch.Entry.ResponseID, see llm.Turns); on cancellation
+// what completed is stored and what did not is marked.
+//
+// # Model failures and retries
+//
+// A model call that fails before the first part of its response arrived
+// (rate limited, overloaded, a server or transport error) is retried under
+// Options.Retry, honouring the server's Retry-After, each retry reported as
+// a [Warning] of kind "model-retry". A response that fails after its first
+// part ends the dispatch with [ErrModel] wrapping the model's error; what
+// the caller saw of it is closed with the error ([MessageDelta].Err) and
+// nothing of it is stored. A response cut off at max_tokens never runs its
+// tool calls: they are stored with an error result telling the model why.
 //
 // # Events and backpressure
 //

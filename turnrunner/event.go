@@ -86,17 +86,22 @@ type IterationEnd struct {
 }
 
 // MessageDelta streams the assistant's answer. Full is everything so far.
+// A message whose response failed part way is closed by an event with Err
+// set, IsComplete false and CompletedAt the time of the failure; it is not
+// stored.
 type MessageDelta struct {
 	ID          string
 	Delta       string
 	Full        string
 	IsComplete  bool
+	Err         error
 	CreatedAt   time.Time
-	CompletedAt time.Time // zero until IsComplete
+	CompletedAt time.Time // zero until IsComplete or Err
 }
 
 // ThoughtDelta streams reasoning; Payload and ReplayCompatibility carry
-// opaque replay data (set on the completing event).
+// opaque replay data (set on the completing event). A failed response
+// closes its thoughts as it closes its message (see [MessageDelta]).
 type ThoughtDelta struct {
 	ID                  string
 	Delta               string
@@ -104,6 +109,7 @@ type ThoughtDelta struct {
 	Payload             json.RawMessage
 	ReplayCompatibility string
 	IsComplete          bool
+	Err                 error
 	CreatedAt           time.Time
 	CompletedAt         time.Time
 }
@@ -235,9 +241,12 @@ type Error struct {
 }
 
 // GenerationStats reports one model call's usage and stop reason.
+// ResponseID is the id the response's timeline entries carry
+// (dispatch.Entry.ResponseID).
 type GenerationStats struct {
 	DispatchID string
 	Iteration  int
+	ResponseID string
 	Usage      llm.Usage
 	HasUsage   bool
 	StopReason llm.StopReason

@@ -129,14 +129,15 @@ func eventJSON(ctx context.Context, ev Event) any {
 		}{"iterationEnd", e.DispatchID, e.Iteration, e.StartedAt, e.EndedAt, ms(e.Duration)}
 	case MessageDelta:
 		return struct {
-			Type        string    `json:"type"`
-			ID          string    `json:"id"`
-			Delta       string    `json:"delta"`
-			Full        string    `json:"full"`
-			IsComplete  bool      `json:"isComplete"`
-			CreatedAt   time.Time `json:"createdAt,omitzero"`
-			CompletedAt time.Time `json:"completedAt,omitzero"`
-		}{"messageDelta", e.ID, e.Delta, e.Full, e.IsComplete, e.CreatedAt, e.CompletedAt}
+			Type        string     `json:"type"`
+			ID          string     `json:"id"`
+			Delta       string     `json:"delta"`
+			Full        string     `json:"full"`
+			IsComplete  bool       `json:"isComplete"`
+			Error       *wireError `json:"error,omitempty"`
+			CreatedAt   time.Time  `json:"createdAt,omitzero"`
+			CompletedAt time.Time  `json:"completedAt,omitzero"`
+		}{"messageDelta", e.ID, e.Delta, e.Full, e.IsComplete, errorJSON(e.Err), e.CreatedAt, e.CompletedAt}
 	case ThoughtDelta:
 		return struct {
 			Type                string          `json:"type"`
@@ -146,9 +147,10 @@ func eventJSON(ctx context.Context, ev Event) any {
 			Payload             json.RawMessage `json:"payload,omitempty"`
 			ReplayCompatibility string          `json:"replayCompatibility,omitempty"`
 			IsComplete          bool            `json:"isComplete"`
+			Error               *wireError      `json:"error,omitempty"`
 			CreatedAt           time.Time       `json:"createdAt,omitzero"`
 			CompletedAt         time.Time       `json:"completedAt,omitzero"`
-		}{"thoughtDelta", e.ID, e.Delta, e.Full, validJSON(e.Payload), e.ReplayCompatibility, e.IsComplete, e.CreatedAt, e.CompletedAt}
+		}{"thoughtDelta", e.ID, e.Delta, e.Full, validJSON(e.Payload), e.ReplayCompatibility, e.IsComplete, errorJSON(e.Err), e.CreatedAt, e.CompletedAt}
 	case ToolCallContent:
 		return struct {
 			Type        string          `json:"type"`
@@ -277,10 +279,11 @@ func eventJSON(ctx context.Context, ev Event) any {
 			Type       string         `json:"type"`
 			DispatchID string         `json:"dispatchId"`
 			Iteration  int            `json:"iteration"`
+			ResponseID string         `json:"responseId,omitempty"`
 			Usage      *usage         `json:"usage,omitempty"`
 			StopReason llm.StopReason `json:"stopReason,omitempty"`
 			DurationMs float64        `json:"durationMs"`
-		}{"generationStats", e.DispatchID, e.Iteration, u, e.StopReason, ms(e.Duration)}
+		}{"generationStats", e.DispatchID, e.Iteration, e.ResponseID, u, e.StopReason, ms(e.Duration)}
 	}
 	return struct {
 		Type string `json:"type"`

@@ -118,6 +118,15 @@ type Options struct {
 	DispatchInput, DispatchOutput []DispatchMiddleware
 	// ModelOptions are passed on every llm.Request.
 	ModelOptions llm.ModelOptions
+	// Retry is the policy for a model call that fails before the first part
+	// of its response arrived (rate limited, overloaded, a server or
+	// transport error, an incomplete stream): the zero value makes up to
+	// llm.DefaultMaxAttempts attempts with backoff, honouring Retry-After;
+	// MaxAttempts 1 turns retries off. Each retry is a Warning of kind
+	// "model-retry". A response that fails after its first part is not
+	// retried: what the caller saw of it is closed with the error
+	// (MessageDelta.Err, ThoughtDelta.Err) and nothing of it is stored.
+	Retry llm.RetryPolicy
 	// EventBuffer is the event channel's capacity; 0 means DefaultEventBuffer.
 	EventBuffer int
 	// Logger receives diagnostics; the zero value is silent.
@@ -151,6 +160,9 @@ func New(model llm.Model, opts *Options) (*Runner, error) {
 	}
 	if o.MaxToolCallArgBytes < 0 {
 		p = append(p, "maxToolCallArgBytes: must be >= 0")
+	}
+	if o.Retry.MaxAttempts < 0 || o.Retry.BaseDelay < 0 || o.Retry.MaxDelay < 0 {
+		p = append(p, "retry: attempts and delays must be >= 0")
 	}
 	if o.EventBuffer < 0 {
 		p = append(p, "eventBuffer: must be >= 0")

@@ -247,9 +247,11 @@ func safeHook(ctx context.Context, h ResultHook, call *forge.ToolCall) (nc *forg
 	return h(ctx, call)
 }
 
-// settleUnrun announces, completes and stores calls that will not run, each
-// with the error text text(call). Cancelled calls are stored incomplete.
-func (r *Runner) settleUnrun(ctx context.Context, dc *dispatch.Context, em *emitter, calls []*callState, text func(c *callState) string) {
+// settleUnrun announces, completes and stores the calls of st that will not
+// run, each with the error text text(call). Cancelled calls are stored
+// incomplete.
+func (r *Runner) settleUnrun(ctx context.Context, dc *dispatch.Context, em *emitter, st *streamState, text func(c *callState) string) {
+	calls := st.calls
 	recs := r.prepare(dc, calls)
 	cancelled := ctx.Err() != nil
 	pctx := context.WithoutCancel(ctx)
@@ -260,20 +262,17 @@ func (r *Runner) settleUnrun(ctx context.Context, dc *dispatch.Context, em *emit
 			rec.complete, rec.cancelled = false, true
 		}
 		r.settle(ctx, dc, em, rec)
-		if rec.call == nil {
-			continue
-		}
-		if err := dc.StoreUnexecutedToolCall(pctx, rec.call); err != nil {
+		if err := st.settled(pctx, dc, calls[i], rec.call, false); err != nil {
 			r.emitError(em, dc.ID(), dc.Iteration(), err)
 		}
 	}
 }
 
-// runCalls announces every call, settles the ones that cannot run (bad
-// arguments, unknown tool, loop guard, denied approval), runs the rest in
-// parallel under the bound, and stores all of them in call order.
-func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Context, em *emitter, calls []*callState) (finalize bool, err error) {
-	recs := r.prepare(dc, calls)
+// runCalls announces every call of st, settles the ones that cannot run
+// (bad arguments, unknown tool, loop guard, denied approval), runs the rest
+// in parallel under the bound, and stores all of them in call order.
+func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Context, em *emitter, st *streamState) (finalize bool, err error) {
+	recs := r.prepare(dc, st.calls)
 	it := dc.Iteration()
 	pending := make(map[string]int, len(recs))
 	inResponse := make(map[string]int, len(recs))
@@ -329,18 +328,12 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 	r.executeAll(ctx, dc, em, tc.spool, recs)
 	pctx := context.WithoutCancel(ctx)
 	var panicked error
-	for _, rec := range recs {
+	for i, rec := range recs {
 		if rec.panicked != nil && panicked == nil {
 			panicked = rec.panicked
 		}
-		if rec.call == nil {
-			continue
-		}
-		store := dc.StoreUnexecutedToolCall // refused calls do not count against the loop guard
-		if rec.run {
-			store = dc.StoreToolCall
-		}
-		if err := store(pctx, rec.call); err != nil {
+		// Refused calls do not count against the loop guard.
+		if err := st.settled(pctx, dc, st.calls[i], rec.call, rec.run); err != nil {
 			return finalize, err
 		}
 	}
