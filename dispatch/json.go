@@ -35,6 +35,8 @@ type entryJSON struct {
 	Message  json.RawMessage `json:"message,omitempty"`
 	Thought  json.RawMessage `json:"thought,omitempty"`
 	ToolCall json.RawMessage `json:"toolCall,omitempty"`
+	// ResponseID is Entry.ResponseID.
+	ResponseID string `json:"responseId,omitempty"`
 }
 
 // MarshalJSON writes {id, role, content, attachments, createdAt,
@@ -133,7 +135,7 @@ func UnmarshalThought(data []byte) (*Thought, error) {
 }
 
 // MarshalJSON writes {"kind": "message"|"thought"|"toolCall", <kind>: the
-// value's own form}. An entry holding no value, or more than one, is
+// value's own form, "responseId" when set}. An entry holding no value, or more than one, is
 // [ErrStore]. Decode it with [UnmarshalEntry].
 func (e Entry) MarshalJSON() ([]byte, error) {
 	var j entryJSON
@@ -152,6 +154,7 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	j.Kind = e.Kind().String()
+	j.ResponseID = e.ResponseID
 	return json.Marshal(j)
 }
 
@@ -165,7 +168,7 @@ func UnmarshalEntry(ctx context.Context, data []byte, res forge.ResultResolver) 
 	if err := json.Unmarshal(data, &j); err != nil {
 		return Entry{}, ErrStore.With(err, "dispatch: decode entry")
 	}
-	var e Entry
+	e := Entry{ResponseID: j.ResponseID}
 	var err error
 	switch j.Kind {
 	case "message":
