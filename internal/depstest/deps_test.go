@@ -36,6 +36,7 @@ var layers = map[string]int{
 	"mcptool":                      8,
 	"mcpserver":                    8,
 	"store":                        8,
+	"uistream":                     8,
 	"examples":                     9,
 	"internal/depstest":            10,
 	"internal/benchdoc":            0, // a leaf: benchmarks at every layer may use it
