@@ -155,8 +155,8 @@ type turn struct {
 	attached bool          // a request is streaming it (the only reader of events)
 	kick     chan struct{} // closed to make the streaming request let go (a reconnect takes over)
 	released chan struct{} // closed when the streaming request has let go
-	dead     bool // cancelled and drained, or forgotten
-	finished bool // the channel closed: the stream is complete
+	dead     bool          // cancelled and drained, or forgotten
+	finished bool          // the channel closed: the stream is complete
 	ring     []frame
 	next     int64
 	gateID   string // the approval waiting for a follow-up request
