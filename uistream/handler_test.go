@@ -16,6 +16,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/turnrunner"
 	"github.com/ebbforge/adk/uistream"
@@ -25,9 +26,9 @@ const chat = `{"id":"c","messages":[{"id":"u1","role":"user","parts":[{"type":"t
 const run = `{"threadId":"t","runId":"r","messages":[{"id":"u1","role":"user","content":"go"}]}`
 
 // countingModel counts model calls, so a test can prove no turn started.
-func countingModel(calls *atomic.Int32, steps ...scripted.Step) turnrunner.Model {
+func countingModel(calls *atomic.Int32, steps ...scripted.Step) llm.Model {
 	i := 0
-	return scripted.NewFunc(func(ctx context.Context, req *turnrunner.Request) (scripted.Step, error) {
+	return scripted.NewFunc(func(ctx context.Context, req *llm.Request) (scripted.Step, error) {
 		calls.Add(1)
 		if i >= len(steps) {
 			return scripted.Say("ok"), nil
