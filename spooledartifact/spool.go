@@ -12,14 +12,20 @@ import (
 // artifact: what the turn runner does with a handler's text, bytes or
 // stream. A nil kind means PlainKind; a kind that is not a Kind (a media
 // type, say) gives ErrNotAnArtifactKind and stores nothing. r is closed if it
-// is an io.Closer, as forge.ReaderOutput promises. With a *Scope the
+// is an io.Closer, as forge.ReaderOutput promises.
+//
+// Spool returns ctx's error as soon as ctx ends, even while r's Read is
+// blocked: r is then closed (when an io.Closer) at once, which unblocks the
+// pipes, network bodies and files tools return, and nothing is stored. A
+// reader that is not an io.Closer, or whose Close does not unblock a
+// pending Read, leaves one goroutine blocked in that Read until it
+// returns. With a *Scope the
 // artifact's ID is the id in the scope's base store ([Scope.BaseID]:
 // qualified by the scope and every Scope it is nested in), so it resolves
 // against that store (a [Resolver] over it, say).
 func Spool(ctx context.Context, store Store, id string, kind forge.ArtifactKind, r io.Reader) (forge.Artifact, error) {
-	if c, ok := r.(io.Closer); ok {
-		defer c.Close()
-	}
+	src, release := cancelableReader(ctx, r) // closes r
+	defer release()
 	k := Kind(PlainKind{})
 	if kind != nil {
 		var ok bool
@@ -27,7 +33,7 @@ func Spool(ctx context.Context, store Store, id string, kind forge.ArtifactKind,
 			return nil, ErrNotAnArtifactKind.With(nil, "spooledartifact: %q (%T) is not a spooledartifact.Kind", kind.Name(), kind)
 		}
 	}
-	reader, err := store.Write(ctx, id, r)
+	reader, err := store.Write(ctx, id, src)
 	if err != nil {
 		return nil, err
 	}
