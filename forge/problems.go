@@ -18,6 +18,8 @@ import (
 
 	compiled "github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/ebbforge/adk/internal/safetext"
 )
 
 // problems collects every fault in a raw value so one error can name them all.
@@ -30,7 +32,7 @@ func (p problems) err(base *Error, subject string) error {
 	if len(p) == 0 {
 		return nil
 	}
-	return base.With(&ValidationError{Problems: append([]string(nil), p...)}, "forge: invalid %s", subject)
+	return base.With(&ValidationError{Problems: append([]string(nil), p...)}, "forge: invalid %s", safetext.Prefix(subject, MaxToolNameBytes))
 }
 
 // ValidationError lists every problem found in a raw value or in tool

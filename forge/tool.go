@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/ebbforge/adk/internal/safetext"
 	"github.com/ebbforge/adk/media"
 )
 
@@ -374,7 +375,7 @@ func NewArtifactTool(name, description string, schema json.RawMessage, h Artifac
 func newTool(p *problems, name, description string, schema json.RawMessage, derived *jsonschema.Schema,
 	opts *ToolOptions, set func(*Tool)) (*Tool, error) {
 	if !validToolName(name) {
-		p.add("name: %q must match ^[a-zA-Z0-9_-]{1,64}$", name)
+		p.add("name: %q must match ^[a-zA-Z0-9_-]{1,64}$", safetext.Prefix(name, quotedPrefix))
 	}
 	if description == "" {
 		p.add("description: required")

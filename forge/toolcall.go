@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ebbforge/adk/canonical"
+	"github.com/ebbforge/adk/internal/safetext"
 	"github.com/ebbforge/adk/media"
 )
 
@@ -98,6 +99,17 @@ func (r Results) Artifacts() []Artifact { return r.artifacts }
 // Media returns the media, or nil.
 func (r Results) Media() []*media.Media { return r.media }
 
+// Bounds of a tool call's name and id. Providers accept tool names of at
+// most 64 characters (^[a-zA-Z0-9_-]{1,64}$, the rule NewTool applies);
+// their call ids are far shorter than MaxToolCallIDBytes.
+const (
+	MaxToolNameBytes   = 64
+	MaxToolCallIDBytes = 256
+)
+
+// quotedPrefix is how many bytes of a bad id or name a problem quotes.
+const quotedPrefix = 32
+
 // RawToolCall is the unvalidated input of NewToolCall.
 type RawToolCall struct {
 	ID       string
@@ -136,7 +148,9 @@ type ToolCall struct {
 // is a *ValidationError listing them).
 //
 // Rules:
-//   - ID and Tool are non-empty, valid UTF-8.
+//   - ID and Tool are non-empty, valid UTF-8, at most MaxToolCallIDBytes
+//     and MaxToolNameBytes long. A problem quotes at most a short, safe
+//     prefix of a bad id or name.
 //   - Args is required and must be a JSON object: a map, a struct (or any
 //     value encoding/json turns into an object), or JSON text as a string,
 //     []byte or json.RawMessage. It is stored as compact JSON text.
@@ -169,14 +183,18 @@ func NewToolCall(raw RawToolCall) (*ToolCall, error) {
 	switch {
 	case raw.ID == "":
 		p.add("id: required")
+	case len(raw.ID) > MaxToolCallIDBytes:
+		p.add("id: %q is %d bytes, over the limit of %d", safetext.Prefix(raw.ID, quotedPrefix), len(raw.ID), MaxToolCallIDBytes)
 	case !utf8.ValidString(raw.ID):
-		p.add("id: %q is not valid UTF-8", raw.ID)
+		p.add("id: %q is not valid UTF-8", safetext.Prefix(raw.ID, quotedPrefix))
 	}
 	switch {
 	case raw.Tool == "":
 		p.add("tool: required")
+	case len(raw.Tool) > MaxToolNameBytes:
+		p.add("tool: %q is %d bytes, over the limit of %d", safetext.Prefix(raw.Tool, quotedPrefix), len(raw.Tool), MaxToolNameBytes)
 	case !utf8.ValidString(raw.Tool):
-		p.add("tool: %q is not valid UTF-8", raw.Tool)
+		p.add("tool: %q is not valid UTF-8", safetext.Prefix(raw.Tool, quotedPrefix))
 	}
 	if args, msg := normalizeArgs(raw.Args); msg != "" {
 		p.add("args: %s", msg)

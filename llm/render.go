@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/safetext"
 	"github.com/ebbforge/adk/spooledartifact"
 )
 
@@ -27,7 +28,18 @@ func expired(err error) bool {
 // line; media as one descriptive line each (adapters that send media
 // natively render those themselves). An artifact whose bytes are gone
 // renders as [ArtifactExpiredText], not as an error.
+//
+// The text is safe for a model or a UI: invalid UTF-8 becomes U+FFFD and
+// control characters other than tab and line feed (NUL, ESC, a lone
+// carriage return) become visible symbols, by the rules of the kit's
+// internal safetext package. The stored bytes stay as the tool wrote them,
+// and the artifact_* tools still query them.
 func RenderResult(ctx context.Context, call *forge.ToolCall) (string, error) {
+	s, err := renderResult(ctx, call)
+	return safetext.String(s), err
+}
+
+func renderResult(ctx context.Context, call *forge.ToolCall) (string, error) {
 	res := call.Results()
 	switch res.Kind() {
 	case forge.ResultText:

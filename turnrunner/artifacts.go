@@ -8,6 +8,7 @@ import (
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/safetext"
 	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/spooledartifact"
 )
@@ -75,7 +76,7 @@ func previewResult(ctx context.Context, call *forge.ToolCall, n int) string {
 		}); ok {
 			lines, err := h.Head(ctx, 5)
 			if err == nil {
-				return quote(preview(strings.Join(lines, "\n"), n))
+				return quote(preview(safetext.String(strings.Join(lines, "\n")), n))
 			}
 		}
 	}

@@ -385,11 +385,16 @@ func (r *Runner) consume(ctx context.Context, req *llm.Request, em *emitter, st 
 			}
 		case llm.PartToolCall:
 			c := st.call(p.Index)
+			// A call's id and name count against the cap too (the first
+			// of each that arrives, the one kept): a 4 MiB name is as
+			// costly as 4 MiB of arguments.
 			if c.id == "" {
 				c.id = p.ID
+				argBytes += len(p.ID)
 			}
 			if c.name == "" {
 				c.name = p.Name
+				argBytes += len(p.Name)
 			}
 			if p.Payload != nil {
 				c.payload = append(c.payload[:0], p.Payload...)

@@ -66,8 +66,8 @@ type Options struct {
 	// MaxParallelTools bounds the tools of one response running at once;
 	// 0 means DefaultMaxParallelTools, 1 runs them one by one.
 	MaxParallelTools int
-	// MaxToolCallArgBytes caps the tool-call argument bytes of one model
-	// response; 0 means DefaultMaxToolCallArgBytes. Past the cap the runner
+	// MaxToolCallArgBytes caps the tool-call bytes (arguments, ids and
+	// names) of one model response; 0 means DefaultMaxToolCallArgBytes. Past the cap the runner
 	// stops reading the response, and its calls are settled unexecuted with
 	// an ErrToolCallArgsTooLarge error result.
 	MaxToolCallArgBytes int

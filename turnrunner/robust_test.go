@@ -18,6 +18,7 @@ import (
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/safetext"
 	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/spooledartifact"
@@ -623,7 +624,7 @@ func TestModelCallIDsTheSpoolStoreRefuses(t *testing.T) {
 					continue
 				}
 				ranWant++
-				if c.IsError() || text != "out of "+tc.ids[i] {
+				if c.IsError() || text != safetext.String("out of "+tc.ids[i]) { // rendered safe
 					t.Errorf("call %d: isError %v, %q; want its own output", i, c.IsError(), text)
 				}
 				arts := c.Results().Artifacts()

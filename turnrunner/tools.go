@@ -8,6 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -20,6 +23,7 @@ import (
 	"github.com/ebbforge/adk/canonical"
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/safetext"
 	"github.com/ebbforge/adk/spooledartifact"
 )
 
@@ -41,11 +45,14 @@ type callRecord struct {
 	checksum string
 	created  time.Time
 	tool     *forge.Tool
-	run      bool   // execute the handler
-	badID    bool   // the model's id was not valid UTF-8 (id holds it repaired)
-	spoolID  string // the key its output is spooled under (see TurnContext.spoolKey)
-	payload  json.RawMessage
-	compat   string
+	run      bool // execute the handler
+	// idProblem and nameProblem say why the model's id or name could not
+	// be used as sent (id and name then hold usable forms); the call is
+	// refused with that text.
+	idProblem, nameProblem string
+	spoolID                string // the key its output is spooled under (see TurnContext.spoolKey)
+	payload                json.RawMessage
+	compat                 string
 
 	results     forge.Results
 	isError     bool
@@ -58,24 +65,22 @@ type callRecord struct {
 	call        *forge.ToolCall
 }
 
-// prepare turns assembled call states into records with unique ids,
-// normalised arguments and checksums.
+// prepare turns assembled call states into records with unique, usable
+// ids and names, normalised arguments and checksums. A call whose id or
+// name cannot be stored as the model sent it is recorded under a usable
+// form (see usableID, usableName) and refused with a result saying why.
 func (r *Runner) prepare(dc *dispatch.Context, calls []*callState) []*callRecord {
 	recs := make([]*callRecord, len(calls))
 	seen := make(map[string]bool, len(calls))
 	for i, c := range calls {
-		id, badID := c.id, false
-		switch {
-		case id == "":
+		id, idProblem := c.id, ""
+		if id == "" {
 			id = "call_" + uuid.NewString()
-		case !utf8.ValidString(id):
-			// No persisted call (a JSON string) can carry it: the call is
-			// refused under the id a JSON encoder would have sent, each
-			// invalid byte a U+FFFD.
-			id, badID = string([]rune(id)), true
+		} else {
+			id, idProblem = usableID(id)
 		}
 		if _, dup := dc.ToolCall(id); dup || seen[id] {
-			base := id
+			base := cutUTF8(id, forge.MaxToolCallIDBytes-len("_")-10) // room for any suffix
 			for n := 2; ; n++ {
 				// "_": providers restrict tool-call id characters to [A-Za-z0-9_-].
 				id = base + "_" + strconv.Itoa(n)
@@ -89,7 +94,9 @@ func (r *Runner) prepare(dc *dispatch.Context, calls []*callState) []*callRecord
 		if len(raw) == 0 {
 			raw = []byte("{}")
 		}
-		rec := &callRecord{id: id, name: c.name, raw: raw, created: r.now(), inline: true, badID: badID}
+		name, nameProblem := usableName(c.name)
+		rec := &callRecord{id: id, name: name, raw: raw, created: r.now(), inline: true,
+			idProblem: idProblem, nameProblem: nameProblem}
 		if json.Valid(c.payload) && string(c.payload) != "null" {
 			// Replay data the stored call gives back to the adapter; a
 			// payload that is not JSON cannot be stored and is dropped.
@@ -103,6 +110,61 @@ func (r *Runner) prepare(dc *dispatch.Context, calls []*callState) []*callRecord
 		recs[i] = rec
 	}
 	return recs
+}
+
+// usableID returns id, or when it cannot be stored (not valid UTF-8, over
+// forge.MaxToolCallIDBytes) a usable form of it and the model-readable
+// reason. Invalid bytes become U+FFFD, as a JSON encoder would have sent
+// them; a long id keeps its start.
+func usableID(id string) (string, string) {
+	switch {
+	case len(id) > forge.MaxToolCallIDBytes:
+		n := len(id)
+		return cutUTF8(string([]rune(id[:forge.MaxToolCallIDBytes])), forge.MaxToolCallIDBytes),
+			fmt.Sprintf("its tool-call id is %d bytes, over the limit of %d, so its result was recorded under a shortened id. Call the tool again with a short id.", n, forge.MaxToolCallIDBytes)
+	case !utf8.ValidString(id):
+		return string([]rune(id)), "its tool-call id is not valid UTF-8 (shown with U+FFFD in place of the invalid bytes), so its result could not be recorded under it. Call the tool again."
+	}
+	return id, ""
+}
+
+// usableName returns name, or when it is no usable tool name (not valid
+// UTF-8, over forge.MaxToolNameBytes, holding a control character) the
+// name the call is stored under, its safe text cut to
+// forge.MaxToolNameBytes, and the model-readable reason.
+func usableName(name string) (string, string) {
+	var why string
+	switch {
+	case len(name) > forge.MaxToolNameBytes:
+		why = fmt.Sprintf("%d bytes, over the limit of %d", len(name), forge.MaxToolNameBytes)
+	case !utf8.ValidString(name):
+		why = "not valid UTF-8"
+	case !safetext.Safe(name) || strings.ContainsAny(name, "\n\t"):
+		why = "it holds control characters"
+	default:
+		return name, ""
+	}
+	stored := safetext.Prefix(name, forge.MaxToolNameBytes)
+	if len(stored) > forge.MaxToolNameBytes {
+		stored = strings.TrimSuffix(stored, "…")
+	}
+	stored = strings.NewReplacer("\n", "␊", "\t", "␉").Replace(stored)
+	return stored, fmt.Sprintf("%q is not a valid tool name (%s): tool names are 1 to %d letters, digits, '_' or '-'.",
+		safetext.Prefix(name, quotedPrefix), why, forge.MaxToolNameBytes)
+}
+
+// quotedPrefix is how many bytes of an untrusted value error texts quote.
+const quotedPrefix = 32
+
+// cutUTF8 returns at most n bytes of s, never splitting a rune.
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // checksum is canonical.Checksum over the arguments (over the raw text as a
@@ -157,7 +219,7 @@ func (r *Runner) settle(ctx context.Context, dc *dispatch.Context, em *emitter, 
 	}
 	r.emitError(em, dc.ID(), dc.Iteration(), err)
 	complete := rec.complete
-	rec.fail(r.now(), "Tool result could not be recorded: "+err.Error())
+	rec.fail(r.now(), "Tool result could not be recorded: "+modelText(err))
 	rec.complete = complete
 	if err := r.safeComplete(ctx, em, rec, nil); err != nil {
 		r.emitError(em, dc.ID(), dc.Iteration(), err)
@@ -214,7 +276,7 @@ func (r *Runner) complete(ctx context.Context, em *emitter, rec *callRecord, hoo
 		if err != nil {
 			r.opts.Logger.Debug().Str("call", rec.id).Err(err).Msg("result hook failed")
 			raw := call.Raw()
-			raw.Results = forge.TextResults(forge.NewTokenizable("Tool result could not be processed: " + err.Error()))
+			raw.Results = forge.TextResults(forge.NewTokenizable("Tool result could not be processed: " + modelText(err)))
 			raw.IsError = true
 			if nc, err = forge.NewToolCall(raw); err != nil {
 				return err
@@ -283,8 +345,10 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 		r.announce(em, rec)
 		n := pending[rec.checksum] // identical calls this response already runs
 		switch {
-		case rec.badID:
-			rec.fail(r.now(), notExecuted("its tool-call id is not valid UTF-8 (shown with U+FFFD in place of the invalid bytes), so its result could not be recorded. Call the tool again."))
+		case rec.nameProblem != "":
+			rec.fail(r.now(), badNameText(rec.nameProblem, dc.Tools()))
+		case rec.idProblem != "":
+			rec.fail(r.now(), notExecuted(rec.idProblem))
 		case !rec.argsOK:
 			rec.fail(r.now(), badArgsText(rec.raw))
 		default:
@@ -475,7 +539,7 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 				timedOut()
 				return
 			}
-			rec.fail(r.now(), "Tool "+rec.name+" succeeded but its output could not be stored: "+err.Error())
+			rec.fail(r.now(), "Tool "+rec.name+" succeeded but its output could not be stored: "+modelText(err))
 			return
 		}
 		rec.results = forge.ArtifactResults(a)
@@ -577,14 +641,23 @@ func badArgsText(raw []byte) string {
 
 // notFoundText lists the visible tools, as the original does.
 func notFoundText(name string, reg *forge.Registry) string {
+	return ErrToolNotFound.With(nil, "Tool not found: %s. %s", name, availableTools(reg)).Error()
+}
+
+// badNameText is the result of a call whose name is no usable tool name.
+func badNameText(why string, reg *forge.Registry) string {
+	return ErrToolNotFound.With(nil, "Tool not found: %s %s", why, availableTools(reg)).Error()
+}
+
+func availableTools(reg *forge.Registry) string {
 	var names []string
 	for _, t := range reg.Visible() {
 		names = append(names, t.Name())
 	}
 	if len(names) == 0 {
-		return ErrToolNotFound.With(nil, "Tool not found: %s. No tools are available this turn.", name).Error()
+		return "No tools are available this turn."
 	}
-	return ErrToolNotFound.With(nil, "Tool not found: %s. Available tools: %s.", name, strings.Join(names, ", ")).Error()
+	return "Available tools: " + strings.Join(names, ", ") + "."
 }
 
 // toolErrorText keeps the code, the message and the cause, so the model
@@ -592,9 +665,48 @@ func notFoundText(name string, reg *forge.Registry) string {
 func toolErrorText(err error) string {
 	var fe *forge.Error
 	if errors.As(err, &fe) && errors.Is(err, forge.ErrInvalidToolArgs) {
-		return "Invalid tool arguments: " + err.Error()
+		return "Invalid tool arguments: " + modelText(err)
 	}
-	return "Tool failed: " + err.Error()
+	return "Tool failed: " + modelText(err)
+}
+
+// modelText is err's text as a model may read it: the absolute path of
+// every *fs.PathError and *os.LinkError in err's chain (a disk spool
+// store's files, say) is cut to its base name, so server directories stay
+// out of the model's context.
+func modelText(err error) string {
+	msg := err.Error()
+	eachError(err, func(e error) {
+		var paths []string
+		switch e := e.(type) {
+		case *fs.PathError:
+			paths = []string{e.Path}
+		case *os.LinkError:
+			paths = []string{e.Old, e.New}
+		}
+		for _, p := range paths {
+			if filepath.IsAbs(p) {
+				msg = strings.ReplaceAll(msg, p, filepath.Base(p))
+			}
+		}
+	})
+	return msg
+}
+
+// eachError calls fn on err and every error it wraps, depth first.
+func eachError(err error, fn func(error)) {
+	if err == nil {
+		return
+	}
+	fn(err)
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		eachError(u.Unwrap(), fn)
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			eachError(e, fn)
+		}
+	}
 }
 
 // repeatText tells the model it already made this call and what it got.
