@@ -49,7 +49,8 @@
 //
 // A session that ends (the subprocess exits, the HTTP server drops it) is
 // noticed and re-established on the next call. A call the server refused
-// because it no longer knows the session (an HTTP server that restarted)
+// because it no longer knows the session (an HTTP server that restarted),
+// or that the transport could not deliver (a dead kept-alive connection),
 // is sent once more on a new session; a connection lost while a call was
 // running is [ErrConnectionLost], since the call may have run. [Toolset.Close]
 // ends the session and the subprocess; a Toolset is safe for concurrent use.

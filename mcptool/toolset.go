@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
@@ -39,9 +40,15 @@ func Command(name string, args ...string) Transport {
 }
 
 // StreamableHTTP connects to the server's streamable HTTP endpoint; a nil
-// client means http.DefaultClient.
+// client means a client of its own, with http.DefaultTransport's settings.
+// Each connection first closes the client's idle connections: after a
+// server restart they are dead, and a call sent on one would fail.
 func StreamableHTTP(endpoint string, client *http.Client) Transport {
+	if client == nil {
+		client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	}
 	return func() mcp.Transport {
+		client.CloseIdleConnections()
 		return &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: client}
 	}
 }
@@ -244,8 +251,9 @@ func (ts *Toolset) forget(cs *mcp.ClientSession) bool {
 }
 
 // call runs the server tool name with args. A call the server refused for
-// want of the session is sent once more on a new one; a connection lost
-// otherwise is ErrConnectionLost, the call possibly run.
+// want of the session, or that never reached it, is sent once more on a
+// new session; a connection lost otherwise is ErrConnectionLost, the call
+// possibly run.
 func (ts *Toolset) call(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
 	for attempt := 0; ; attempt++ {
 		cs, err := ts.session(ctx)
@@ -258,13 +266,13 @@ func (ts *Toolset) call(ctx context.Context, name string, args map[string]any) (
 			return res, nil
 		case ctx.Err() != nil:
 			return nil, err
-		case errors.Is(err, mcp.ErrSessionMissing):
+		case errors.Is(err, mcp.ErrSessionMissing) || undelivered(err):
 			ts.drop(cs)
 			if attempt == 0 {
-				ts.opts.Logger.Info().Str("tool", name).Msg("mcptool: the server lost the session; calling again on a new one")
+				ts.opts.Logger.Info().Err(err).Str("tool", name).Msg("mcptool: the call did not reach a live session; calling again on a new one")
 				continue
 			}
-			return nil, ErrConnectionLost.With(err, "mcptool: the server lost the session twice")
+			return nil, ErrConnectionLost.With(err, "mcptool: the call did not reach a live session twice")
 		case errors.Is(err, mcp.ErrConnectionClosed):
 			ts.drop(cs)
 			return nil, ErrConnectionLost.With(err, "mcptool: the connection to the MCP server was lost during the call, "+
@@ -273,6 +281,17 @@ func (ts *Toolset) call(ctx context.Context, name string, args map[string]any) (
 			return nil, ErrCallFailed.With(err, "mcptool: calling %q", name)
 		}
 	}
+}
+
+// codeRejected is the JSON-RPC code the SDK gives a request its transport
+// could not deliver (an HTTP request that failed before any response): the
+// server never saw it.
+const codeRejected = -32005
+
+// undelivered reports whether err says the request never reached the server.
+func undelivered(err error) bool {
+	var we *jsonrpc.Error
+	return errors.As(err, &we) && we.Code == codeRejected
 }
 
 // drop closes cs and forgets it, so that the next call reconnects.

@@ -270,6 +270,9 @@ func TestReconnect(t *testing.T) {
 			t.Fatal(err)
 		}
 		echo := byName(t, tools, "echo")
+		// Let the client's subscription reach the server first: a server
+		// session closed while it arrives never ends (an SDK race).
+		synctest.Wait()
 		for ss := range s.Sessions() {
 			_ = ss.Close() // the server drops the client
 		}
