@@ -89,7 +89,13 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 		}
 	}
 
-	for ctx.Err() == nil && !dc.IsSignalled() {
+	if tc.resume != nil {
+		if err := r.resumeCalls(ctx, tc, dc, em); err != nil {
+			fail(dc.Iteration(), err)
+		}
+	}
+
+	for ctx.Err() == nil && !dc.IsSignalled() && !tc.isSuspended() {
 		it := dc.Iteration()
 		itStart := r.now()
 		em.send(IterationStart{DispatchID: dc.ID(), Iteration: it, StartedAt: itStart})
@@ -184,6 +190,8 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 		// A tool may have acked before the error (a failed store, a
 		// pipeline error) ended the dispatch: the error decides.
 		status, derr = DispatchNack, failed
+	case tc.isSuspended():
+		status = DispatchSuspended
 	case dc.IsAcked():
 		status = DispatchAck
 	case dc.NackErr() != nil:

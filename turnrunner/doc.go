@@ -40,7 +40,20 @@
 // an artifact that is gone renders as [llm.ArtifactExpiredText]. Tools listed in Options.RequireApproval
 // wait on a [Gate] ([GateOpen] event) until the caller resolves it; an open
 // gate is also found by its turn and id ([Runner.Gate]), so a later request
-// can answer it. Gate ids the runner generates are random.
+// can answer it. Gate ids the runner generates are random. Options.Approval
+// picks calls by tool and arguments too; the approvals of one response are
+// asked together, only for calls whose arguments validate, and a denial
+// closes its gate as [GateDenied].
+//
+// # Conversations and durable approvals
+//
+// With Input.ConversationID (and a dispatch.ConversationStore, as the
+// default in-memory store and store/sqlitestore are), a turn is recorded
+// as the next of its conversation and sees the earlier turns as history.
+// With Options.SuspendOnApproval, a turn needing approvals ends
+// [TurnSuspended] with its gates stored; [Runner.Resume] continues it with
+// the answers, in this process or after a restart, and also continues a
+// turn cut off when its process stopped.
 //
 // # Loop, pipelines, persistence
 //

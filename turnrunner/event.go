@@ -22,6 +22,7 @@ const (
 	TurnCompleted TurnStatus = "completed" // the dispatch acked and the output pipeline ran
 	TurnFailed    TurnStatus = "failed"    // an error ended the turn (see TurnEnd.Err)
 	TurnAborted   TurnStatus = "aborted"   // ctx was cancelled
+	TurnSuspended TurnStatus = "suspended" // waiting on approvals; Runner.Resume continues it
 )
 
 // DispatchStatus is how a dispatch ended.
@@ -32,6 +33,9 @@ const (
 	DispatchAck     DispatchStatus = "ack"     // acked, and no error ended the dispatch
 	DispatchNack    DispatchStatus = "nack"    // nacked, or an error ended it (even after an Ack)
 	DispatchAborted DispatchStatus = "aborted" // ctx was cancelled
+	// DispatchSuspended: the dispatch stopped to wait on approvals
+	// (Options.SuspendOnApproval).
+	DispatchSuspended DispatchStatus = "suspended"
 )
 
 // TurnStart is the first event of every turn.
@@ -186,6 +190,11 @@ const (
 	GateRejected GateResult = "rejected"
 	GateTimeout  GateResult = "timeout"
 	GateAborted  GateResult = "aborted"
+	// GateDenied is an approval gate resolved with a denial (false).
+	GateDenied GateResult = "denied"
+	// GateSuspended is an approval gate left open when its turn was
+	// suspended (Options.SuspendOnApproval); Runner.Resume answers it.
+	GateSuspended GateResult = "suspended"
 )
 
 // GateClosed reports a settled gate.

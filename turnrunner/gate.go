@@ -91,6 +91,27 @@ func (g *Gate) settle(res GateResult, v any, err error) bool {
 // channel. The turn's own context and end abort the gate too, whatever ctx
 // the waiting code passed.
 func (r *Runner) waitFor(ctx context.Context, em *emitter, turnID string, req dispatch.GateRequest) (any, error) {
+	og, err := r.openGate(em, turnID, req)
+	if err != nil {
+		return nil, err
+	}
+	_, v, err := og.wait(ctx, nil)
+	return v, err
+}
+
+// openedGate is a gate whose GateOpen was sent; wait settles it.
+type openedGate struct {
+	r          *Runner
+	em         *emitter
+	g          *Gate
+	timeout    time.Duration
+	timer      *time.Timer // nil without a timeout
+	unregister func()
+}
+
+// openGate registers a gate and emits GateOpen; its timeout runs from now.
+// Several gates opened before any is waited for are asked together.
+func (r *Runner) openGate(em *emitter, turnID string, req dispatch.GateRequest) (*openedGate, error) {
 	if req.Payload == nil {
 		return nil, ErrInvalidGate.With(nil, "turnrunner: wait for: payload is required")
 	}
@@ -105,32 +126,43 @@ func (r *Runner) waitFor(ctx context.Context, em *emitter, turnID string, req di
 		createdAt: r.now(), done: make(chan struct{})}
 	// Open gates can be found by id (Runner.Gate) until they settle; the
 	// registration ends before GateClosed is sent.
-	unregister := r.gates.add(g)
-	defer unregister()
-	aborted := func(cause error) {
-		g.settle(GateAborted, nil, ErrGateAborted.With(cause, "turnrunner: gate %q aborted", id))
-	}
+	og := &openedGate{r: r, em: em, g: g, timeout: req.Timeout, unregister: r.gates.add(g)}
 	if !em.sendExternal(GateOpen{Gate: g}) {
 		cause := context.Cause(em.ctx)
 		if cause == nil {
 			cause = errTurnOver
 		}
-		aborted(cause)
+		og.abort(cause)
 	}
-	var timeout <-chan time.Time
 	if req.Timeout > 0 {
-		t := time.NewTimer(req.Timeout)
-		defer t.Stop()
-		timeout = t.C
+		og.timer = time.NewTimer(req.Timeout)
+	}
+	return og, nil
+}
+
+func (og *openedGate) abort(cause error) {
+	og.g.settle(GateAborted, nil, ErrGateAborted.With(cause, "turnrunner: gate %q aborted", og.g.id))
+}
+
+// wait waits for the gate to settle, time out, or ctx or the turn to end,
+// and emits GateClosed; denied, when not nil, tells a resolution that
+// denies (GateDenied) from one that grants.
+func (og *openedGate) wait(ctx context.Context, denied func(any) bool) (GateResult, any, error) {
+	g, em := og.g, og.em
+	defer og.unregister()
+	var timeout <-chan time.Time
+	if og.timer != nil {
+		defer og.timer.Stop()
+		timeout = og.timer.C
 	}
 	select {
 	case <-g.done:
 	case <-timeout:
-		g.settle(GateTimeout, nil, ErrGateTimeout.With(nil, "turnrunner: gate %q timed out after %s", id, req.Timeout))
+		g.settle(GateTimeout, nil, ErrGateTimeout.With(nil, "turnrunner: gate %q timed out after %s", g.id, og.timeout))
 	case <-ctx.Done():
-		aborted(context.Cause(ctx))
+		og.abort(context.Cause(ctx))
 	case <-em.ctx.Done():
-		aborted(context.Cause(em.ctx))
+		og.abort(context.Cause(em.ctx))
 	case <-em.stop:
 		// A turn that ended because it was cancelled says so, whichever
 		// of the two this select saw first.
@@ -138,14 +170,17 @@ func (r *Runner) waitFor(ctx context.Context, em *emitter, turnID string, req di
 		if cause == nil {
 			cause = errTurnOver
 		}
-		aborted(cause)
+		og.abort(cause)
 	}
 	g.mu.Lock()
 	res, v, err := g.result, g.value, g.err
 	g.mu.Unlock()
-	unregister()
-	em.sendExternal(GateClosed{GateID: id, TurnID: turnID, Result: res, SettledAt: r.now()})
-	return v, err
+	if res == GateResolved && denied != nil && denied(v) {
+		res = GateDenied
+	}
+	og.unregister()
+	em.sendExternal(GateClosed{GateID: g.id, TurnID: g.turnID, Result: res, SettledAt: og.r.now()})
+	return res, v, err
 }
 
 // errTurnOver is the cause of a gate aborted because its turn had ended.

@@ -178,7 +178,7 @@ func TestApprovalGates(t *testing.T) {
 			}
 			_ = g.Resolve(true)
 		}, 0, outcome{true, turnrunner.GateResolved, ""}},
-		{"deny", func(g *turnrunner.Gate) { _ = g.Resolve(false) }, 0, outcome{false, turnrunner.GateResolved, "denied"}},
+		{"deny", func(g *turnrunner.Gate) { _ = g.Resolve(false) }, 0, outcome{false, turnrunner.GateDenied, "denied"}},
 		{"reject", func(g *turnrunner.Gate) { g.Reject(errors.New("not today")) }, 0, outcome{false, turnrunner.GateRejected, "not today"}},
 		{"timeout", func(g *turnrunner.Gate) {}, 20 * time.Millisecond, outcome{false, turnrunner.GateTimeout, "timed out"}},
 	}

@@ -111,8 +111,22 @@ type Options struct {
 	// RequireApproval names tools that wait on a gate (GateOpen with a
 	// ToolApproval payload) before each call.
 	RequireApproval []string
+	// Approval, when set, also puts to a human the calls it picks, by
+	// tool and arguments (see ApprovalPolicy).
+	Approval ApprovalPolicy
 	// ApprovalTimeout bounds approval gates; 0 means until ctx ends.
 	ApprovalTimeout time.Duration
+	// SuspendOnApproval makes a turn of a conversation (Input.ConversationID)
+	// that needs approvals end as TurnSuspended instead of waiting: the
+	// response's other calls run, the calls awaiting approval and their
+	// gates are stored, and Runner.Resume continues the turn with the
+	// answers, in this process or after a restart. Store must be a
+	// dispatch.ConversationStore. A turn outside a conversation waits as
+	// usual.
+	SuspendOnApproval bool
+	// History limits the history a turn of a conversation loads
+	// (dispatch.LoadHistory); the zero value loads every earlier turn.
+	History dispatch.HistoryOptions
 	// Turn and dispatch middleware (see §9 of the behaviour reference).
 	TurnInput, TurnOutput         []TurnMiddleware
 	DispatchInput, DispatchOutput []DispatchMiddleware
@@ -163,6 +177,11 @@ func New(model llm.Model, opts *Options) (*Runner, error) {
 	}
 	if o.Retry.MaxAttempts < 0 || o.Retry.BaseDelay < 0 || o.Retry.MaxDelay < 0 {
 		p = append(p, "retry: attempts and delays must be >= 0")
+	}
+	if o.SuspendOnApproval && o.Store != nil {
+		if _, ok := o.Store.(dispatch.ConversationStore); !ok {
+			p = append(p, "suspendOnApproval: the store must be a dispatch.ConversationStore")
+		}
 	}
 	if o.EventBuffer < 0 {
 		p = append(p, "eventBuffer: must be >= 0")

@@ -109,6 +109,12 @@ type Input struct {
 	Prompt string
 	// Stash seeds the turn's stash (shallow copy).
 	Stash map[string]any
+	// ConversationID, when set, makes the turn the next of that
+	// conversation in the Store, which must be a dispatch.ConversationStore:
+	// the turn is recorded as started and, when it ends, how; when History
+	// is nil, the conversation's earlier turns are loaded as history
+	// (limited by Options.History).
+	ConversationID string
 }
 
 // Store returns the runner's persistence store (Options.Store or the
@@ -176,6 +182,11 @@ func (r *Runner) newTurn(in Input) (*TurnContext, error) {
 			p = append(p, fmt.Sprintf("turnID: %d bytes (with '%%' and '/' counted as the spool store escapes them), more than %d", n, MaxTurnIDLength))
 		}
 	}
+	if in.ConversationID != "" {
+		if _, ok := r.opts.Store.(dispatch.ConversationStore); !ok {
+			p = append(p, "conversationID: the store is not a dispatch.ConversationStore")
+		}
+	}
 	if len(p) > 0 {
 		return nil, ErrInvalidTurnContext.With(nil, "turnrunner: invalid input: %s", strings.Join(p, "; "))
 	}
@@ -188,7 +199,7 @@ func (r *Runner) newTurn(in Input) (*TurnContext, error) {
 		sp = forge.NewTokenizable(in.System)
 	}
 	return &TurnContext{
-		r: r, id: id, systemPrompt: sp,
+		r: r, id: id, systemPrompt: sp, conv: in.ConversationID,
 		timeline: append([]dispatch.Entry(nil), in.History...),
 		stash:    dispatch.NewStash(in.Stash),
 		tools:    r.tools.Clone(),
@@ -210,8 +221,12 @@ type TurnContext struct {
 	forged    []*forge.Tool
 	forgedKey string
 
+	conv   string       // the conversation the turn belongs to, if any
+	resume *resumeState // what Runner.Resume continues, nil for a new turn
+
 	mu           sync.Mutex
-	spoolKeys    map[string]bool // the keys the turn's calls spool under
+	suspended    []dispatch.OpenGate // the approvals the turn stopped for
+	spoolKeys    map[string]bool     // the keys the turn's calls spool under
 	systemPrompt *forge.Tokenizable
 	timeline     []dispatch.Entry
 	dc           *dispatch.Context
@@ -486,6 +501,7 @@ func (r *Runner) runTurn(ctx context.Context, tc *TurnContext, em *emitter, in I
 		}
 	}
 	ended()
+	r.endConversationTurn(ctx, tc, em, status)
 	end := r.now()
 	r.opts.Logger.Debug().Str("turn", tc.id).Str("status", string(status)).Err(err).Msg("turn end")
 	em.finish(TurnEnd{TurnID: tc.id, Status: status, Err: err, StartedAt: start, EndedAt: end, Duration: end.Sub(start)})
@@ -522,6 +538,10 @@ func (r *Runner) sweepArtifacts(ctx context.Context, em *emitter) {
 }
 
 func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Input) (TurnStatus, error) {
+	if err := r.beginConversationTurn(ctx, tc, in); err != nil {
+		r.emitError(em, "", 0, err)
+		return TurnFailed, err
+	}
 	msgs := in.Messages
 	if in.Prompt != "" {
 		m, err := dispatch.NewMessage(dispatch.RawMessage{ID: uuid.NewString(), Role: dispatch.RoleUser,
@@ -575,6 +595,8 @@ func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Inpu
 	}
 	if dispatched {
 		switch {
+		case status == DispatchSuspended:
+			return TurnSuspended, nil
 		case status == "":
 			// The dispatch started but never reported how it ended (it
 			// panicked, or a middleware abandoned it): a failure with the

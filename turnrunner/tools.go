@@ -341,6 +341,7 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 	for _, rec := range recs {
 		inResponse[rec.checksum]++
 	}
+	var asks []*callRecord // calls waiting on approval, asked together below
 	for _, rec := range recs {
 		r.announce(em, rec)
 		n := pending[rec.checksum] // identical calls this response already runs
@@ -369,16 +370,13 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 				}
 				break
 			}
-			if r.approval[rec.name] {
-				ok, text := r.approve(ctx, em, dc, rec)
-				if ctx.Err() != nil {
-					rec.cancel(r.now())
+			if r.needsApproval(ctx, rec) {
+				// Only a call that could run is put to a human.
+				if _, err := t.Validate(rec.raw); err != nil {
+					rec.fail(r.now(), toolErrorText(err))
 					break
 				}
-				if !ok {
-					rec.fail(r.now(), text)
-					break
-				}
+				asks = append(asks, rec)
 			}
 			rec.run = true
 			rec.spoolID = tc.spoolKey(rec.id)
@@ -387,6 +385,12 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 		if !rec.run {
 			r.settle(ctx, dc, em, rec)
 		}
+	}
+	if len(asks) > 0 {
+		r.approveAll(ctx, tc, dc, em, asks)
+	}
+	if err := r.storeRunning(ctx, tc, recs); err != nil {
+		return finalize, err
 	}
 
 	r.executeAll(ctx, dc, em, tc.spool, recs)
@@ -551,34 +555,6 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 		rec.results = forge.TextResults(forge.NewTokenizable("(no output)"))
 	}
 	rec.complete, rec.completedAt = true, r.now()
-}
-
-// approve opens the approval gate for rec.
-func (r *Runner) approve(ctx context.Context, em *emitter, dc *dispatch.Context, rec *callRecord) (bool, string) {
-	v, err := r.waitFor(ctx, em, dc.TurnID(), dispatch.GateRequest{
-		// Random, not derived from the call id the model chose: the id
-		// answers the approval from outside (Runner.Gate) and must not be
-		// guessable.
-		ID:      "approval-" + uuid.NewString(),
-		Reason:  "tool " + rec.name + " requires approval",
-		Payload: ToolApproval{ToolCallID: rec.id, Tool: rec.name, Args: rec.raw, Checksum: rec.checksum},
-		Timeout: r.opts.ApprovalTimeout,
-		Validate: func(v any) error {
-			if _, ok := v.(bool); !ok {
-				return fmt.Errorf("resolution must be a bool, got %T", v)
-			}
-			return nil
-		},
-	})
-	switch {
-	case errors.Is(err, ErrGateTimeout):
-		return false, notExecuted("approval for " + rec.name + " timed out.")
-	case err != nil:
-		return false, notExecuted("the user denied " + rec.name + ": " + err.Error())
-	case v == true:
-		return true, ""
-	}
-	return false, notExecuted("the user denied " + rec.name + ".")
 }
 
 // observer forwards forge's execution events to the channel. At the end

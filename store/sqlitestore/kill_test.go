@@ -22,6 +22,10 @@ func TestMain(m *testing.M) {
 		writeUntilKilled(path)
 		return
 	}
+	if mode := os.Getenv(runnerChildEnv); mode != "" {
+		childMain(mode, os.Getenv("SQLITESTORE_DIR"))
+		return
+	}
 	os.Exit(m.Run())
 }
 
