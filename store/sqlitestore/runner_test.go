@@ -318,4 +318,3 @@ func TestRestartWithPendingApproval(t *testing.T) {
 		t.Errorf("Resume of a completed turn = %v, want ErrInvalidTurnContext", err)
 	}
 }
-
