@@ -39,6 +39,9 @@ type Request struct {
 	Iteration int
 	// System is the rendered system prompt ("" when none).
 	System string
+	// Instructions are the standing developer rules; adapters put them in
+	// the system prompt with [Renderer.System].
+	Instructions []string
 	// Timeline is the conversation so far, in order: messages, thoughts and
 	// tool calls (with their results). Every entry a model response produced
 	// carries that response's id (dispatch.Entry.ResponseID), in the order
@@ -48,12 +51,26 @@ type Request struct {
 	Timeline []dispatch.Entry
 	// Tools are the tools offered (empty on a final iteration).
 	Tools []forge.Definition
+	// TrustedTools names the tools whose output renders in the trusted
+	// envelope (forge.ToolOptions.Trusted); see [Request.Trusted].
+	TrustedTools []string
 	// Final is true on the loop guard's last iteration: no tools are
 	// offered, and the Timeline ends with a user-side note asking the model
 	// to answer with what it has.
 	Final bool
 	// Options are the runner's model options.
 	Options ModelOptions
+}
+
+// Trusted reports whether tool's output renders in the trusted envelope; a
+// tool not listed (also one gone since it ran) is untrusted.
+func (r *Request) Trusted(tool string) bool {
+	for _, t := range r.TrustedTools {
+		if t == tool {
+			return true
+		}
+	}
+	return false
 }
 
 // ModelOptions are provider-neutral generation settings; zero means the

@@ -84,7 +84,7 @@ func ExampleRenderHandle() {
 	fmt.Println(text)
 	// Output:
 	// false
-	// This tool produced a large result that was stored as an artifact instead of being placed here, to keep the context small.
+	// This result was too large to place here, so it was stored as an artifact.
 	//
 	// Artifact metadata:
 	// - callId: call_9
@@ -92,16 +92,9 @@ func ExampleRenderHandle() {
 	// - byteLength: 18
 	// - lineCount: 3
 	//
-	// Read it with the tools below; pass callId=call_9:
-	// - artifact_head — Return the first n lines of a spooled artifact produced earlier in this turn.
-	// - artifact_tail — Return the last n lines of a spooled artifact produced earlier in this turn.
-	// - artifact_grep — Return every line matching a regular expression (RE2 syntax; no lookaround or backreferences) in a spooled artifact produced earlier in this turn. Unlike JavaScript, with the m flag $ does not match before a \r: write \r?$ to match the ends of CRLF lines.
-	// - artifact_cat — Return the lines of a spooled artifact produced earlier in this turn, optionally bounded to the 0-based range [start, end).
-	// - artifact_byte_length — Return the total byte length of a spooled artifact produced earlier in this turn.
-	// - artifact_line_count — Return the total line count of a spooled artifact produced earlier in this turn.
-	// - artifact_estimate_tokens — Return the estimated token count of a spooled artifact produced earlier in this turn under a token encoding.
+	// Read it with these tools from your tool list, passing callId=call_9: artifact_head, artifact_tail, artifact_grep, artifact_cat, artifact_byte_length, artifact_line_count, artifact_estimate_tokens.
 	//
-	// The artifact stays available for the rest of this turn and can be queried as often as needed. Its content is not shown anywhere else, so do not assume you have seen it.
+	// It stays available for this turn; its content is shown nowhere else, so do not assume you have seen it.
 }
 
 // mkTemp makes a scratch directory for the disk example.

@@ -20,15 +20,16 @@ type HandleOptions struct {
 
 // Fixed sentences of the handle text.
 const (
-	handleIntro   = "This tool produced a large result that was stored as an artifact instead of being placed here, to keep the context small."
-	handleInvite  = "Read it with the tools below; pass callId=%s:"
-	handleClosing = "The artifact stays available for the rest of this turn and can be queried as often as needed. Its content is not shown anywhere else, so do not assume you have seen it."
+	handleIntro   = "This result was too large to place here, so it was stored as an artifact."
+	handleInvite  = "Read it with these tools from your tool list, passing callId=%s: "
+	handleClosing = "It stays available for this turn; its content is shown nowhere else, so do not assume you have seen it."
 )
 
 // RenderHandle renders the text the model sees in place of a non-inline
 // spooled result: what the artifact is (kind, byte length, line count, and
 // with opts.Encoding its estimated tokens) and which artifact_* tools read
-// it (its kind's EffectiveMethods). The call's results must be exactly one
+// it (its kind's EffectiveMethods, by name only: their descriptions are in
+// the request's tool list). The call's results must be exactly one
 // artifact. This is the one canonical renderer: adapters use it as is, and
 // EstimateHandleTokens counts exactly this text.
 //
@@ -43,9 +44,7 @@ const (
 //	- lineCount: <n>
 //	- estimatedTokens: <n> (encoding: <enc>)    (only with opts.Encoding)
 //
-//	Read it with the tools below; pass callId=<id>:
-//	- <tool> — <description>
-//	...
+//	Read it with these tools from your tool list, passing callId=<id>: <tool>, <tool>, ….
 //
 //	<closing sentence>
 func RenderHandle(ctx context.Context, call *forge.ToolCall, opts *HandleOptions) (string, error) {
@@ -97,14 +96,15 @@ func RenderHandle(ctx context.Context, call *forge.ToolCall, opts *HandleOptions
 	}
 	b.WriteString("\n\n")
 	b.WriteString(strings.Replace(handleInvite, "%s", call.ID(), 1))
-	for _, m := range EffectiveMethods(KindOf(a)) {
-		b.WriteString("\n- ")
-		b.WriteString(m.Tool)
-		if m.Description != "" {
-			b.WriteString(" — ")
-			b.WriteString(m.Description)
+	// The tools' descriptions are already in the request's tool list:
+	// naming them keeps a handle a few dozen tokens.
+	for i, m := range EffectiveMethods(KindOf(a)) {
+		if i > 0 {
+			b.WriteString(", ")
 		}
+		b.WriteString(m.Tool)
 	}
+	b.WriteString(".")
 	b.WriteString("\n\n")
 	b.WriteString(handleClosing)
 	return b.String(), nil

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ebbforge/adk/forge"
 )
 
@@ -19,20 +21,16 @@ func TestRenderHandle(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(got, "\n")
+	var names []string
+	for _, m := range BaseMethods() {
+		names = append(names, m.Tool)
+	}
 	want := []string{handleIntro, "", "Artifact metadata:", "- callId: call_7", "- kind: SpooledArtifact",
-		"- byteLength: 31", "- lineCount: 6", "", "Read it with the tools below; pass callId=call_7:"}
-	for i, w := range want {
-		if lines[i] != w {
-			t.Errorf("line %d = %q, want %q", i, lines[i], w)
-		}
-	}
-	for i, m := range BaseMethods() {
-		if l := lines[len(want)+i]; l != "- "+m.Tool+" — "+m.Description {
-			t.Errorf("tool line %q", l)
-		}
-	}
-	if lines[len(lines)-2] != "" || lines[len(lines)-1] != handleClosing {
-		t.Errorf("closing %q", lines[len(lines)-2:])
+		"- byteLength: 31", "- lineCount: 6", "",
+		"Read it with these tools from your tool list, passing callId=call_7: " + strings.Join(names, ", ") + ".",
+		"", handleClosing}
+	if diff := cmp.Diff(want, lines); diff != "" {
+		t.Errorf("handle lines (-want +got):\n%s", diff)
 	}
 
 	// With an encoding: the artifact's estimate appears, and the handle's
@@ -60,13 +58,46 @@ func TestRenderHandle(t *testing.T) {
 	// A kind lists its effective tools.
 	k := makeCall(t, "u1", spoolText(t, s, "u1", upperKind{}, "x"), false)
 	text, _ := RenderHandle(ctx, k, nil)
-	if !strings.Contains(text, "- kind: UpperArtifact") || !strings.Contains(text, "- artifact_upper — Upper-case") ||
-		!strings.Contains(text, "- artifact_line_count — Overridden line count.") {
+	if !strings.Contains(text, "- kind: UpperArtifact") || !strings.Contains(text, "artifact_upper") ||
+		!strings.Contains(text, "artifact_line_count") || strings.Contains(text, "Overridden line count.") {
 		t.Errorf("kind handle:\n%s", text)
 	}
 
 	if _, err := RenderHandle(ctx, makeCall(t, "t", forge.NewTokenizable("x"), false), nil); !errors.Is(err, forge.ErrInvalidInitialToolCallValue) {
 		t.Errorf("text result: %v", err)
+	}
+}
+
+// A handle names its tools without repeating their descriptions, which the
+// request's tool list already holds: it costs a fraction of a handle that
+// repeats them.
+func TestHandleTokens(t *testing.T) {
+	ctx := context.Background()
+	c := makeCall(t, "call_7", spoolText(t, NewMemoryStore(), "call_7", nil, greek+"\n"), false)
+	text, err := RenderHandle(ctx, c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same handle listing every tool with its description.
+	var listed strings.Builder
+	listed.WriteString(text[:strings.Index(text, "Read it with")])
+	listed.WriteString("Read it with the tools below; pass callId=call_7:")
+	for _, m := range BaseMethods() {
+		listed.WriteString("\n- " + m.Tool + " — " + m.Description)
+	}
+	listed.WriteString("\n\n" + handleClosing)
+	for _, enc := range []forge.Encoding{forge.EncodingCL100K, forge.EncodingClaude} {
+		now, _ := forge.EstimateTokens(text, enc)
+		before, _ := forge.EstimateTokens(listed.String(), enc)
+		t.Logf("%s: handle %d tokens; with tool descriptions %d", enc, now, before)
+		if now == 0 || now*2 > before {
+			t.Errorf("%s: handle %d tokens, not under half of %d with descriptions", enc, now, before)
+		}
+		for _, m := range BaseMethods() {
+			if m.Description != "" && strings.Contains(text, m.Description) {
+				t.Errorf("the handle repeats %s's description", m.Tool)
+			}
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package turnrunner
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -441,7 +442,13 @@ func notExecuted(why string) string {
 // visible tools.
 func (r *Runner) buildRequest(dc *dispatch.Context, final bool, finalReason string) (*llm.Request, error) {
 	req := &llm.Request{TurnID: dc.TurnID(), DispatchID: dc.ID(), Iteration: dc.Iteration(),
-		Timeline: dc.Timeline(), Final: final, Options: r.opts.ModelOptions}
+		Timeline: dc.Timeline(), Final: final, Options: r.opts.ModelOptions,
+		Instructions: slices.Clone(r.opts.Instructions)}
+	for _, t := range dc.Tools().All() {
+		if t.Trusted() {
+			req.TrustedTools = append(req.TrustedTools, t.Name())
+		}
+	}
 	if sp := dc.SystemPrompt(); sp != nil {
 		s, err := sp.Render(dc)
 		if err != nil {

@@ -230,3 +230,24 @@ func TestResponseGrouping(t *testing.T) {
 		t.Errorf("turns (-want +got):\n%s", diff)
 	}
 }
+
+// Requests carry the standing instructions and the names of trusted tools.
+func TestRequestInstructionsAndTrust(t *testing.T) {
+	trusted := textTool(t, "clock", func(context.Context, map[string]any) (string, error) { return "noon", nil }, &forge.ToolOptions{Trusted: true})
+	plain := textTool(t, "web", func(context.Context, map[string]any) (string, error) { return "page", nil }, nil)
+	m := scripted.New(scripted.Say("ok"))
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{plain, trusted}, Instructions: []string{"Be brief."}})
+	if end := turnEnd(t, run(t, r, turnrunner.Input{Prompt: "time?"})); end.Status != turnrunner.TurnCompleted {
+		t.Fatalf("turn %s: %v", end.Status, end.Err)
+	}
+	req := m.Requests()[0]
+	if diff := cmp.Diff([]string{"Be brief."}, req.Instructions); diff != "" {
+		t.Errorf("Instructions (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"clock"}, req.TrustedTools); diff != "" {
+		t.Errorf("TrustedTools (-want +got):\n%s", diff)
+	}
+	if !req.Trusted("clock") || req.Trusted("web") || req.Trusted("gone") {
+		t.Error("Request.Trusted disagrees with TrustedTools")
+	}
+}

@@ -130,6 +130,9 @@ type Options struct {
 	// Turn and dispatch middleware (see §9 of the behaviour reference).
 	TurnInput, TurnOutput         []TurnMiddleware
 	DispatchInput, DispatchOutput []DispatchMiddleware
+	// Instructions are standing developer rules every llm.Request carries;
+	// adapters render them into the system prompt (llm.Renderer.System).
+	Instructions []string
 	// ModelOptions are passed on every llm.Request.
 	ModelOptions llm.ModelOptions
 	// Retry is the policy for a model call that fails before the first part
