@@ -112,7 +112,7 @@ func TestBrowser(t *testing.T) {
 	want := []card{
 		{"search_logs", "done", "3 matches for older than 30 days in /var/log/app (oldest 41 days)"},
 		{"fetch_page", "done", evil},
-		{"export_logs", "done", "This tool produced a large result that was stored as an artifact instead of being placed here, to keep the context small."},
+		{"export_logs", "done", "This result was too large to place here, so it was stored as an artifact."},
 		{"search_logs", "error", "E_LOOP_GUARD_REPEATED_TOOL_CALL: Repeated tool call blocked: you already called search_logs with these exact arguments 1 time(s) in this turn (limit 1), so it was not executed again. Its earlier result was: \"3 matches for older than 30 days in /var/log/app (oldest 41 days)\". Use that result or try something different; repeating this exact call again ends tool use for this turn."},
 		{"delete_file", "done", "deleted /var/log/app/2025-12.log"},
 	}
