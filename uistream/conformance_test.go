@@ -70,7 +70,7 @@ func TestAISDKConformance(t *testing.T) {
 		"text Checking now.",
 		"tool-lookup output-available text found a",
 		"tool-evil output-available text <script>alert(1)</script>",
-		"tool-dump output-available handle This tool produced a large result that was stored as an artifact instead of being placed here, to keep the context small.",
+		"tool-dump output-available handle This result was too large to place here, so it was stored as an artifact.",
 		"step-start",
 		"tool-lookup output-error",
 		"data-loop-guard data-loop-guard",
