@@ -20,6 +20,8 @@ var layers = map[string]int{
 	"internal/quoted":              0,
 	"internal/safetext":            0,
 	"llm/internal/sse":             0,
+	"llm/internal/wire":            1,  // above its SSE reader
+	"llm/internal/wiretest":        10, // test helpers of the adapters
 	"canonical":                    1,
 	"media":                        1,
 	"forge":                        2,
