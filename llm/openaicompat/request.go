@@ -1,0 +1,223 @@
+package openaicompat
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
+	"github.com/ebbforge/adk/llm/internal/wire"
+)
+
+// Wire types of a Chat Completions request. Only what the adapter sends.
+type chatRequest struct {
+	Model               string          `json:"model"`
+	Messages            []chatMessage   `json:"messages"`
+	Tools               []chatTool      `json:"tools,omitempty"`
+	ToolChoice          json.RawMessage `json:"tool_choice,omitempty"`
+	ParallelToolCalls   *bool           `json:"parallel_tool_calls,omitempty"`
+	Stream              bool            `json:"stream,omitempty"`
+	StreamOptions       *streamOptions  `json:"stream_options,omitempty"`
+	MaxTokens           int             `json:"max_tokens,omitempty"`
+	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
+	Temperature         *float64        `json:"temperature,omitempty"`
+}
+
+type streamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
+}
+
+type chatMessage struct {
+	Role             string          `json:"role"`
+	Content          *string         `json:"content"`
+	ReasoningContent string          `json:"reasoning_content,omitempty"`
+	ReasoningDetails json.RawMessage `json:"reasoning_details,omitempty"`
+	ToolCalls        []chatToolCall  `json:"tool_calls,omitempty"`
+	ToolCallID       string          `json:"tool_call_id,omitempty"`
+}
+
+type chatToolCall struct {
+	ID           string          `json:"id"`
+	Type         string          `json:"type"`
+	Function     chatFunction    `json:"function"`
+	ExtraContent json.RawMessage `json:"extra_content,omitempty"`
+}
+
+type chatFunction struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+type chatTool struct {
+	Type     string      `json:"type"`
+	Function chatToolDef `json:"function"`
+}
+
+type chatToolDef struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// encode builds the request body for req.
+func (m *Model) encode(ctx context.Context, req *llm.Request, stream bool) ([]byte, error) {
+	msgs, err := m.messages(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	body := chatRequest{Model: m.cfg.Model, Messages: msgs, Stream: stream, Temperature: req.Options.Temperature}
+	if stream && !m.profile.NoStreamUsage {
+		body.StreamOptions = &streamOptions{IncludeUsage: true}
+	}
+	if n := req.Options.MaxTokens; n > 0 {
+		if m.profile.MaxCompletionTokens {
+			body.MaxCompletionTokens = n
+		} else {
+			body.MaxTokens = n
+		}
+	}
+	if !req.Final && len(req.Tools) > 0 {
+		for _, t := range req.Tools {
+			params := t.Parameters
+			if len(params) == 0 || string(params) == "null" {
+				params = emptySchema
+			}
+			body.Tools = append(body.Tools, chatTool{Type: "function",
+				Function: chatToolDef{Name: t.Name, Description: t.Description, Parameters: params}})
+		}
+		body.ToolChoice = toolChoice(m.cfg.ToolChoice)
+		body.ParallelToolCalls = m.cfg.ParallelToolCalls
+	}
+	out, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	return wire.MergeExtra(out, req.Options.Extra), nil
+}
+
+// toolChoice is the wire form of Config.ToolChoice: a mode as a string, any
+// other value as the named function.
+func toolChoice(c string) json.RawMessage {
+	switch c {
+	case "":
+		return nil
+	case "auto", "none", "required":
+		return json.RawMessage(`"` + c + `"`)
+	}
+	b, _ := json.Marshal(map[string]any{"type": "function", "function": map[string]string{"name": c}})
+	return b
+}
+
+// messages renders the system prompt and the timeline as chat messages:
+// one assistant message per model response (its text, reasoning and tool
+// calls), followed by one tool message per call.
+func (m *Model) messages(ctx context.Context, req *llm.Request) ([]chatMessage, error) {
+	var msgs []chatMessage
+	if req.System != "" {
+		msgs = append(msgs, chatMessage{Role: "system", Content: ptr(req.System)})
+	}
+	for _, turn := range groupTimeline(req.Timeline) {
+		if turn.user != nil {
+			msgs = append(msgs, chatMessage{Role: "user", Content: ptr(turn.user.Text())})
+			continue
+		}
+		am, err := m.assistant(turn)
+		if err != nil {
+			return nil, err
+		}
+		msgs = append(msgs, am)
+		for _, c := range turn.calls {
+			text, err := llm.RenderResult(ctx, c)
+			if err != nil {
+				return nil, err
+			}
+			msgs = append(msgs, chatMessage{Role: "tool", Content: ptr(text), ToolCallID: c.ID()})
+		}
+	}
+	return msgs, nil
+}
+
+func (m *Model) assistant(turn turn) (chatMessage, error) {
+	am := chatMessage{Role: "assistant"}
+	var text, reasoning strings.Builder
+	for _, msg := range turn.texts {
+		text.WriteString(msg.Text())
+	}
+	if text.Len() > 0 || len(turn.calls) == 0 {
+		am.Content = ptr(text.String())
+	}
+	for _, th := range turn.thoughts {
+		switch {
+		case th.Payload() != nil && th.ReplayCompatibility() == ReplayReasoningDetails:
+			if m.profile.ReasoningDetails {
+				am.ReasoningDetails = th.Payload()
+			}
+		case th.Replayable():
+			reasoning.WriteString(th.Content().String())
+		}
+	}
+	if m.profile.ReasoningContent && len(turn.calls) > 0 {
+		am.ReasoningContent = reasoning.String()
+	}
+	for _, c := range turn.calls {
+		args := string(c.Args())
+		if args == "" {
+			args = "{}"
+		}
+		tc := chatToolCall{ID: c.ID(), Type: "function", Function: chatFunction{Name: c.Tool(), Arguments: args}}
+		if m.profile.ExtraContent && c.ReplayCompatibility() == ReplayExtraContent {
+			tc.ExtraContent = c.Payload()
+		}
+		am.ToolCalls = append(am.ToolCalls, tc)
+	}
+	return am, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// turn is a user message, or one model response: its thoughts, texts and
+// tool calls.
+type turn struct {
+	user     *dispatch.Message
+	thoughts []*dispatch.Thought
+	texts    []*dispatch.Message
+	calls    []*forge.ToolCall
+}
+
+// groupTimeline groups entries into turns. A response is stored as its
+// thoughts, then its text, then its calls, so an entry that goes back in
+// that order starts a new response.
+func groupTimeline(entries []dispatch.Entry) []turn {
+	var out []turn
+	stage := 0 // of the open response: 1 thoughts, 2 text, 3 calls; 0 none
+	open := func(s int) *turn {
+		if stage == 0 || s < stage || (s == 2 && stage == 2) {
+			out = append(out, turn{})
+		}
+		stage = s
+		return &out[len(out)-1]
+	}
+	for _, e := range entries {
+		switch e.Kind() {
+		case dispatch.EntryMessage:
+			if e.Message.Role() == dispatch.RoleUser {
+				out = append(out, turn{user: e.Message})
+				stage = 0
+				continue
+			}
+			t := open(2)
+			t.texts = append(t.texts, e.Message)
+		case dispatch.EntryThought:
+			t := open(1)
+			t.thoughts = append(t.thoughts, e.Thought)
+		case dispatch.EntryToolCall:
+			t := open(3)
+			t.calls = append(t.calls, e.ToolCall)
+		}
+	}
+	return out
+}
