@@ -1,0 +1,41 @@
+package anthropic
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ebbforge/adk/llm"
+	"github.com/ebbforge/adk/llm/internal/wiretest"
+)
+
+type (
+	result = wiretest.Result
+	call   = wiretest.Call
+	reply  = wiretest.Reply
+)
+
+var (
+	newServer = wiretest.NewServer
+	sseReply  = wiretest.SSE
+	fixture   = wiretest.Fixture
+)
+
+func newModel(t *testing.T, cfg Config) *Model {
+	t.Helper()
+	if cfg.Model == "" {
+		cfg.Model = "test-model"
+	}
+	m, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func run(t *testing.T, m *Model, req *llm.Request) result {
+	t.Helper()
+	if req == nil {
+		req = &llm.Request{}
+	}
+	return wiretest.Collect(m.Stream(context.Background(), req))
+}
