@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 
 	"github.com/ebbforge/adk/dispatch"
-	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/internal/wire"
 )
@@ -117,9 +116,10 @@ func raw(v any) json.RawMessage {
 }
 
 // messages renders the timeline: one assistant message per model response
-// (thinking blocks replayed verbatim, then text, then tool_use blocks), and
-// one user message holding every tool_result of the response before it,
-// followed by the user's next text if it comes right after.
+// (its thinking blocks replayed verbatim, text and tool_use blocks in the
+// order they streamed), and one user message holding every tool_result of
+// the response before it, followed by the user's next text if it comes
+// right after.
 func messages(ctx context.Context, req *llm.Request) ([]message, error) {
 	var msgs []message
 	user := func(blocks ...json.RawMessage) {
@@ -129,47 +129,53 @@ func messages(ctx context.Context, req *llm.Request) ([]message, error) {
 		}
 		msgs = append(msgs, message{Role: "user", Content: blocks})
 	}
-	for _, t := range groupTimeline(req.Timeline) {
-		if t.user != nil {
-			user(raw(textBlock{"text", t.user.Text()}))
-			continue
-		}
-		am := message{Role: "assistant"}
-		for _, th := range t.thoughts {
-			if b := thinking(th); b != nil {
-				am.Content = append(am.Content, b)
+	for _, turn := range llm.Turns(req.Timeline) {
+		switch turn.Kind {
+		case llm.TurnUser:
+			for _, e := range turn.Entries {
+				if e.Message != nil {
+					user(raw(textBlock{"text", e.Message.Text()}))
+				}
 			}
-		}
-		for _, msg := range t.texts {
-			if s := msg.Text(); s != "" {
-				am.Content = append(am.Content, raw(textBlock{"text", s}))
+		case llm.TurnAssistant:
+			if am := assistant(turn); len(am.Content) > 0 {
+				msgs = append(msgs, am)
 			}
-		}
-		for _, c := range t.calls {
-			in := c.Args()
-			if len(in) == 0 {
-				in = json.RawMessage("{}")
+		case llm.TurnToolResults:
+			for _, c := range turn.ToolCalls() {
+				text, err := llm.RenderResult(ctx, c)
+				if err != nil {
+					return nil, err
+				}
+				user(raw(toolResultBlock{Type: "tool_result", ToolUseID: c.ID(),
+					Content: []textBlock{{"text", text}}, IsError: c.IsError()}))
 			}
-			am.Content = append(am.Content, raw(toolUseBlock{"tool_use", c.ID(), c.Tool(), in}))
-		}
-		if len(am.Content) == 0 {
-			continue
-		}
-		msgs = append(msgs, am)
-		var results []json.RawMessage
-		for _, c := range t.calls {
-			text, err := llm.RenderResult(ctx, c)
-			if err != nil {
-				return nil, err
-			}
-			results = append(results, raw(toolResultBlock{Type: "tool_result", ToolUseID: c.ID(),
-				Content: []textBlock{{"text", text}}, IsError: c.IsError()}))
-		}
-		if len(results) > 0 {
-			msgs = append(msgs, message{Role: "user", Content: results})
 		}
 	}
 	return msgs, nil
+}
+
+func assistant(turn llm.Turn) message {
+	am := message{Role: "assistant"}
+	for _, e := range turn.Entries {
+		switch {
+		case e.Thought != nil:
+			if b := thinking(e.Thought); b != nil {
+				am.Content = append(am.Content, b)
+			}
+		case e.Message != nil:
+			if s := e.Message.Text(); s != "" {
+				am.Content = append(am.Content, raw(textBlock{"text", s}))
+			}
+		case e.ToolCall != nil:
+			in := e.ToolCall.Args()
+			if len(in) == 0 {
+				in = json.RawMessage("{}")
+			}
+			am.Content = append(am.Content, raw(toolUseBlock{"tool_use", e.ToolCall.ID(), e.ToolCall.Tool(), in}))
+		}
+	}
+	return am
 }
 
 // thinking is the block replaying th, or nil when it cannot be replayed
@@ -196,47 +202,4 @@ func thinking(th *dispatch.Thought) json.RawMessage {
 		}{p.Type, p.Data})
 	}
 	return nil
-}
-
-// turn is a user message, or one model response: its thoughts, texts and
-// tool calls.
-type turn struct {
-	user     *dispatch.Message
-	thoughts []*dispatch.Thought
-	texts    []*dispatch.Message
-	calls    []*forge.ToolCall
-}
-
-// groupTimeline groups entries into turns. A response is stored as its
-// thoughts, then its text, then its calls, so an entry that goes back in
-// that order starts a new response.
-func groupTimeline(entries []dispatch.Entry) []turn {
-	var out []turn
-	stage := 0 // of the open response: 1 thoughts, 2 text, 3 calls; 0 none
-	open := func(s int) *turn {
-		if stage == 0 || s < stage || (s == 2 && stage == 2) {
-			out = append(out, turn{})
-		}
-		stage = s
-		return &out[len(out)-1]
-	}
-	for _, e := range entries {
-		switch e.Kind() {
-		case dispatch.EntryMessage:
-			if e.Message.Role() == dispatch.RoleUser {
-				out = append(out, turn{user: e.Message})
-				stage = 0
-				continue
-			}
-			t := open(2)
-			t.texts = append(t.texts, e.Message)
-		case dispatch.EntryThought:
-			t := open(1)
-			t.thoughts = append(t.thoughts, e.Thought)
-		case dispatch.EntryToolCall:
-			t := open(3)
-			t.calls = append(t.calls, e.ToolCall)
-		}
-	}
-	return out
 }

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/ebbforge/adk/dispatch"
-	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/internal/wire"
 )
@@ -120,50 +118,57 @@ func (m *Model) messages(ctx context.Context, req *llm.Request) ([]chatMessage, 
 	if req.System != "" {
 		msgs = append(msgs, chatMessage{Role: "system", Content: ptr(req.System)})
 	}
-	for _, turn := range groupTimeline(req.Timeline) {
-		if turn.user != nil {
-			msgs = append(msgs, chatMessage{Role: "user", Content: ptr(turn.user.Text())})
-			continue
-		}
-		am, err := m.assistant(turn)
-		if err != nil {
-			return nil, err
-		}
-		msgs = append(msgs, am)
-		for _, c := range turn.calls {
-			text, err := llm.RenderResult(ctx, c)
-			if err != nil {
-				return nil, err
+	for _, turn := range llm.Turns(req.Timeline) {
+		switch turn.Kind {
+		case llm.TurnUser:
+			for _, e := range turn.Entries {
+				if e.Message != nil {
+					msgs = append(msgs, chatMessage{Role: "user", Content: ptr(e.Message.Text())})
+				}
 			}
-			msgs = append(msgs, chatMessage{Role: "tool", Content: ptr(text), ToolCallID: c.ID()})
+		case llm.TurnAssistant:
+			msgs = append(msgs, m.assistant(turn))
+		case llm.TurnToolResults:
+			for _, c := range turn.ToolCalls() {
+				text, err := llm.RenderResult(ctx, c)
+				if err != nil {
+					return nil, err
+				}
+				msgs = append(msgs, chatMessage{Role: "tool", Content: ptr(text), ToolCallID: c.ID()})
+			}
 		}
 	}
 	return msgs, nil
 }
 
-func (m *Model) assistant(turn turn) (chatMessage, error) {
+// assistant is one response as an assistant message. Its reasoning goes
+// back only as the profile says.
+func (m *Model) assistant(turn llm.Turn) chatMessage {
 	am := chatMessage{Role: "assistant"}
 	var text, reasoning strings.Builder
-	for _, msg := range turn.texts {
-		text.WriteString(msg.Text())
-	}
-	if text.Len() > 0 || len(turn.calls) == 0 {
-		am.Content = ptr(text.String())
-	}
-	for _, th := range turn.thoughts {
+	calls := turn.ToolCalls()
+	for _, e := range turn.Entries {
 		switch {
-		case th.Payload() != nil && th.ReplayCompatibility() == ReplayReasoningDetails:
-			if m.profile.ReasoningDetails {
-				am.ReasoningDetails = th.Payload()
+		case e.Message != nil:
+			text.WriteString(e.Message.Text())
+		case e.Thought != nil:
+			th := e.Thought
+			if th.ReplayCompatibility() == ReplayReasoningDetails && th.Payload() != nil {
+				if m.profile.ReasoningDetails {
+					am.ReasoningDetails = th.Payload()
+				}
+			} else if th.Replayable() {
+				reasoning.WriteString(th.Content().String())
 			}
-		case th.Replayable():
-			reasoning.WriteString(th.Content().String())
 		}
 	}
-	if m.profile.ReasoningContent && len(turn.calls) > 0 {
+	if text.Len() > 0 || len(calls) == 0 {
+		am.Content = ptr(text.String())
+	}
+	if m.profile.ReasoningContent && len(calls) > 0 {
 		am.ReasoningContent = reasoning.String()
 	}
-	for _, c := range turn.calls {
+	for _, c := range calls {
 		args := string(c.Args())
 		if args == "" {
 			args = "{}"
@@ -174,50 +179,7 @@ func (m *Model) assistant(turn turn) (chatMessage, error) {
 		}
 		am.ToolCalls = append(am.ToolCalls, tc)
 	}
-	return am, nil
+	return am
 }
 
 func ptr[T any](v T) *T { return &v }
-
-// turn is a user message, or one model response: its thoughts, texts and
-// tool calls.
-type turn struct {
-	user     *dispatch.Message
-	thoughts []*dispatch.Thought
-	texts    []*dispatch.Message
-	calls    []*forge.ToolCall
-}
-
-// groupTimeline groups entries into turns. A response is stored as its
-// thoughts, then its text, then its calls, so an entry that goes back in
-// that order starts a new response.
-func groupTimeline(entries []dispatch.Entry) []turn {
-	var out []turn
-	stage := 0 // of the open response: 1 thoughts, 2 text, 3 calls; 0 none
-	open := func(s int) *turn {
-		if stage == 0 || s < stage || (s == 2 && stage == 2) {
-			out = append(out, turn{})
-		}
-		stage = s
-		return &out[len(out)-1]
-	}
-	for _, e := range entries {
-		switch e.Kind() {
-		case dispatch.EntryMessage:
-			if e.Message.Role() == dispatch.RoleUser {
-				out = append(out, turn{user: e.Message})
-				stage = 0
-				continue
-			}
-			t := open(2)
-			t.texts = append(t.texts, e.Message)
-		case dispatch.EntryThought:
-			t := open(1)
-			t.thoughts = append(t.thoughts, e.Thought)
-		case dispatch.EntryToolCall:
-			t := open(3)
-			t.calls = append(t.calls, e.ToolCall)
-		}
-	}
-	return out
-}
