@@ -1,0 +1,89 @@
+package anthropic_test
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/ebbforge/adk/llm"
+	"github.com/ebbforge/adk/llm/anthropic"
+	"github.com/ebbforge/adk/llm/internal/wiretest"
+	"github.com/ebbforge/adk/turnrunner"
+)
+
+func events(pairs ...string) string {
+	var b strings.Builder
+	for i := 0; i+1 < len(pairs); i += 2 {
+		b.WriteString("event: " + pairs[i] + "\ndata: " + pairs[i+1] + "\n\n")
+	}
+	return b.String()
+}
+
+const start = `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"usage":{"input_tokens":10,"output_tokens":1}}}`
+
+// TestRunnerOverTheWire runs the real runner on the adapter against a
+// scripted server: an overloaded 529 (retried), a tool call after a
+// thinking block, then the answer; the thinking goes back signed.
+func TestRunnerOverTheWire(t *testing.T) {
+	s := wiretest.NewServer(t,
+		wiretest.Reply{Status: 529, ContentType: "application/json", Header: http.Header{"Retry-After": {"0"}},
+			Body: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`},
+		wiretest.SSE(events(
+			"message_start", start,
+			"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}`,
+			"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Use the tool."}}`,
+			"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"c2lnbmVk"}}`,
+			"content_block_stop", `{"type":"content_block_stop","index":0}`,
+			"content_block_start", `{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"weather","input":{}}}`,
+			"ping", `{"type": "ping"}`,
+			"content_block_delta", `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"city\": \"Paris\"}"}}`,
+			"content_block_stop", `{"type":"content_block_stop","index":1}`,
+			"message_delta", `{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":20}}`,
+			"message_stop", `{"type":"message_stop"}`)),
+		wiretest.SSE(events(
+			"message_start", start,
+			"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+			"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"It is sunny in Paris."}}`,
+			"content_block_stop", `{"type":"content_block_stop","index":0}`,
+			"message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":8}}`,
+			"message_stop", `{"type":"message_stop"}`)),
+	)
+	m, err := anthropic.New(anthropic.Config{BaseURL: s.URL, Model: "claude", ThinkingBudget: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := wiretest.RunTurn(t, m)
+	if got.Status != turnrunner.TurnCompleted || got.Answer != "It is sunny in Paris." || got.ToolInput != "Paris" ||
+		got.ToolRuns != 1 || got.Retries != 1 || s.Requests() != 3 {
+		t.Fatalf("turn: %+v, requests %d", got, s.Requests())
+	}
+	last := string(s.Body(2))
+	for _, want := range []string{
+		`{"type":"thinking","thinking":"Use the tool.","signature":"c2lnbmVk"}`,
+		`{"type":"tool_use","id":"toolu_1","name":"weather","input":{"city":"Paris"}}`,
+		`{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"sunny in Paris"}]}`,
+	} {
+		if !strings.Contains(last, want) {
+			t.Errorf("last request lacks %s:\n%s", want, last)
+		}
+	}
+}
+
+// TestRunnerMidStreamError: an error event after the first part is not
+// retried; the turn fails with the typed error.
+func TestRunnerMidStreamError(t *testing.T) {
+	s := wiretest.NewServer(t, wiretest.SSE(events(
+		"message_start", start,
+		"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+		"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Let me"}}`,
+		"error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)))
+	m, err := anthropic.New(anthropic.Config{BaseURL: s.URL, Model: "claude"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := wiretest.RunTurn(t, m)
+	if got.Status != turnrunner.TurnFailed || !errors.Is(got.Err, llm.ErrOverloaded) || got.Failed != "Let me" || s.Requests() != 1 {
+		t.Fatalf("turn: %+v, requests %d", got, s.Requests())
+	}
+}
