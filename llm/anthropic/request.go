@@ -82,7 +82,16 @@ func (m *Model) encode(ctx context.Context, req *llm.Request, stream bool) ([]by
 	if n := m.cfg.ThinkingBudget; n > 0 {
 		body.Thinking, _ = json.Marshal(map[string]any{"type": "enabled", "budget_tokens": n})
 	}
-	if !req.Final && len(req.Tools) > 0 {
+	if len(req.Tools) == 0 || req.Final {
+		// The API refuses tool_use blocks in a request without tools: name
+		// the tools the history used, and let the model call none.
+		if names := calledTools(req); len(names) > 0 {
+			for _, n := range names {
+				body.Tools = append(body.Tools, tool{Name: n, InputSchema: emptySchema})
+			}
+			body.ToolChoice = &toolChoice{Type: "none"}
+		}
+	} else {
 		for _, t := range req.Tools {
 			schema := t.Parameters
 			if len(schema) == 0 || string(schema) == "null" {
@@ -108,6 +117,19 @@ func (m *Model) encode(ctx context.Context, req *llm.Request, stream bool) ([]by
 		return nil, err
 	}
 	return wire.MergeExtra(out, req.Options.Extra), nil
+}
+
+// calledTools names the tools the timeline's calls used, in first-use order.
+func calledTools(req *llm.Request) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, e := range req.Timeline {
+		if c := e.ToolCall; c != nil && !seen[c.Tool()] {
+			seen[c.Tool()] = true
+			names = append(names, c.Tool())
+		}
+	}
+	return names
 }
 
 func raw(v any) json.RawMessage {
