@@ -38,7 +38,9 @@ type agResume struct {
 // parse reads a RunAgentInput. Resume entries answer open approvals
 // (status resolved with payload {"approved": bool, "reason"?: string} or a
 // bare boolean; cancelled denies); otherwise the last message, a user
-// message, starts a turn.
+// message, starts a turn, with the earlier user and assistant text as
+// history. The runner's own tools serve the turn: the input's tools,
+// context and state are accepted and not used.
 func (agUI) parse(body []byte) (request, error) {
 	var in runAgentInput
 	if err := json.Unmarshal(body, &in); err != nil {

@@ -40,7 +40,8 @@ type Options struct {
 	// connections open; 0 means 15s, negative disables them.
 	Heartbeat time.Duration
 	// ReplayFrames bounds the frames kept per turn for reconnection with
-	// Last-Event-ID; 0 means 1024. Older frames are gone.
+	// Last-Event-ID; 0 means 1024 (and never more than 8 MiB of them).
+	// Older frames are gone.
 	ReplayFrames int
 	// ApprovalTimeout is how long a turn waits at an approval for the
 	// follow-up request before it is cancelled; 0 means 10 minutes.
@@ -157,7 +158,9 @@ type turn struct {
 	released chan struct{} // closed when the streaming request has let go
 	dead     bool          // cancelled and drained, or forgotten
 	finished bool          // the channel closed: the stream is complete
-	ring     []frame
+	ring     []frame // the replay buffer: ring[head:] are kept
+	head     int
+	ringSize int // bytes kept
 	next     int64
 	gateID   string // the approval waiting for a follow-up request
 	timer    *time.Timer
@@ -494,20 +497,30 @@ func (t *turn) record(data []byte, limit int) []byte {
 	f = append(f, "\ndata: "...)
 	f = append(f, data...)
 	f = append(f, '\n', '\n')
-	if len(t.ring) >= limit {
-		n := copy(t.ring, t.ring[1:])
-		t.ring = t.ring[:n]
-	}
 	t.ring = append(t.ring, frame{seq: seq, data: f})
+	t.ringSize += len(f)
+	for len(t.ring)-t.head > 1 && (len(t.ring)-t.head > limit || t.ringSize > maxReplayBytes) {
+		t.ringSize -= len(t.ring[t.head].data)
+		t.ring[t.head] = frame{}
+		t.head++
+	}
+	if t.head > 64 && t.head > len(t.ring)/2 {
+		t.ring = append(t.ring[:0], t.ring[t.head:]...)
+		t.head = 0
+	}
 	return f
 }
+
+// maxReplayBytes bounds a turn's replay buffer in bytes, whatever
+// Options.ReplayFrames allows.
+const maxReplayBytes = 8 << 20
 
 // replay returns the kept frames after seq.
 func (t *turn) replay(seq int64) [][]byte {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var out [][]byte
-	for _, f := range t.ring {
+	for _, f := range t.ring[t.head:] {
 		if f.seq > seq {
 			out = append(out, f.data)
 		}
@@ -612,16 +625,20 @@ func (h *Handler) kill(t *turn) {
 	}
 }
 
-// Close cancels every turn no request is streaming (those waiting for an
-// approval or a reconnect) and waits until they have ended; turns being
-// streamed end with their requests. New requests answer 503 afterwards.
+// Close cancels every turn: those no request is streaming (waiting for an
+// approval or a reconnect) end before Close returns; those being streamed
+// end their responses with a cancelled turn. New requests answer 503
+// afterwards.
 func (h *Handler) Close() {
 	h.mu.Lock()
 	h.closed = true
 	var idle []*turn
 	for _, t := range h.turns {
 		t.mu.Lock()
-		if !t.attached && !t.dead && (t.timer == nil || t.timer.Stop()) {
+		switch {
+		case t.attached:
+			t.cancel()
+		case !t.dead && (t.timer == nil || t.timer.Stop()):
 			idle = append(idle, t)
 		}
 		t.mu.Unlock()

@@ -301,3 +301,26 @@ func (l *lockedRecorder) body() string {
 	defer l.mu.Unlock()
 	return l.ResponseRecorder.Body.String()
 }
+
+// A turn waiting for an approval nobody answers is cancelled after
+// ApprovalTimeout; a late answer finds nothing.
+func TestApprovalTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := uistream.NewAISDK(scenario(t), &uistream.Options{ApprovalTimeout: time.Minute, Heartbeat: -1})
+		defer h.Close()
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("POST", "/chat", strings.NewReader(chat)))
+		id := between(rec.Body.String(), `"approvalId":"`, `"`)
+		if id == "" {
+			t.Fatalf("no approval in\n%s", rec.Body.String())
+		}
+		time.Sleep(time.Minute + time.Second)
+		synctest.Wait()
+		answer := `{"messages":[{"role":"assistant","parts":[{"type":"tool-rm","toolCallId":"c5","state":"approval-responded","approval":{"id":"` + id + `","approved":true}}]}]}`
+		late := httptest.NewRecorder()
+		h.ServeHTTP(late, httptest.NewRequest("POST", "/chat", strings.NewReader(answer)))
+		if late.Code != 404 {
+			t.Errorf("late answer: %d %s", late.Code, late.Body.String())
+		}
+	})
+}

@@ -51,3 +51,29 @@ func TestAppendJSONEscapes(t *testing.T) {
 		t.Errorf("invalid JSON: got %s", got)
 	}
 }
+
+// The replay buffer keeps the newest frames within its frame and byte
+// bounds, in order, whatever the number recorded.
+func TestReplayBufferBounds(t *testing.T) {
+	tr := &turn{id: "t"}
+	for i := range 5000 {
+		tr.record([]byte(strings.Repeat("x", i%7)), 100)
+	}
+	got := tr.replay(-1)
+	if len(got) != 100 {
+		t.Fatalf("%d frames kept, want 100", len(got))
+	}
+	if !strings.HasPrefix(string(got[0]), "id: t:4900\n") || !strings.HasPrefix(string(got[99]), "id: t:4999\n") {
+		t.Errorf("kept %q … %q", got[0][:12], got[99][:12])
+	}
+	if n := len(tr.replay(4990)); n != 9 {
+		t.Errorf("after 4990: %d frames, want 9", n)
+	}
+	big := &turn{id: "b"}
+	for range 20 {
+		big.record(make([]byte, 1<<20), 1000)
+	}
+	if n := len(big.replay(-1)); n < 7 || n > 8 {
+		t.Errorf("%d one-MiB frames kept, want the 8 MiB bound", n)
+	}
+}
