@@ -158,7 +158,7 @@ type turn struct {
 	released chan struct{} // closed when the streaming request has let go
 	dead     bool          // cancelled and drained, or forgotten
 	finished bool          // the channel closed: the stream is complete
-	ring     []frame // the replay buffer: ring[head:] are kept
+	ring     []frame       // the replay buffer: ring[head:] are kept
 	head     int
 	ringSize int // bytes kept
 	next     int64
