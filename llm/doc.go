@@ -19,6 +19,26 @@
 //		}
 //	}
 //
+// # The timeline
+//
+// A [Request] carries the conversation as timeline entries; every entry a
+// model response produced carries that response's id, in the order it
+// streamed. [Turns] groups a timeline into user, assistant and tool-result
+// turns, the one grouping every adapter shares: two consecutive tool-only
+// responses stay two assistant turns, and a thought between two tool calls
+// keeps its place. A tool call's Payload and ReplayCompatibility (a thought
+// signature) come back on the stored call (forge.ToolCall.Payload).
+//
+// # Rendering
+//
+// A [Renderer] renders what the model reads the same way for every
+// adapter: the system prompt with the standing instructions, message text
+// with fake system_instructions tags neutralised, tool results in
+// nonce-keyed envelopes (untrusted unless the tool is trusted; artifact
+// handles always untrusted) and media by each item's own trust tier, with a
+// [MediaPolicy] for modalities the provider cannot take. [RenderResult] is
+// the plain text of a result, without an envelope.
+//
 // # Errors and retries
 //
 // Adapters report failures with the coded sentinels of this package

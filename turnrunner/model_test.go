@@ -251,3 +251,25 @@ func TestRequestInstructionsAndTrust(t *testing.T) {
 		t.Error("Request.Trusted disagrees with TrustedTools")
 	}
 }
+
+// Options.Retry: MaxAttempts 1 turns retries off; negative values are a
+// configuration error.
+func TestRetryOptions(t *testing.T) {
+	calls := 0
+	m := llm.ModelFunc(func(ctx context.Context, req *llm.Request) iter.Seq2[llm.Part, error] {
+		calls++
+		return func(yield func(llm.Part, error) bool) {
+			yield(llm.Part{}, llm.ErrServer.With(nil, "500"))
+		}
+	})
+	r := newRunner(t, m, &turnrunner.Options{Retry: llm.RetryPolicy{MaxAttempts: 1}})
+	end := turnEnd(t, run(t, r, turnrunner.Input{Prompt: "hi"}))
+	if end.Status != turnrunner.TurnFailed || !errors.Is(end.Err, llm.ErrServer) || calls != 1 {
+		t.Errorf("turn %s %v after %d calls; want failed with ErrServer after 1", end.Status, end.Err, calls)
+	}
+	for _, p := range []llm.RetryPolicy{{MaxAttempts: -1}, {BaseDelay: -1}, {MaxDelay: -time.Second}} {
+		if _, err := turnrunner.New(m, &turnrunner.Options{Retry: p}); !errors.Is(err, turnrunner.ErrInvalidConfig) {
+			t.Errorf("Retry %+v: err = %v", p, err)
+		}
+	}
+}
