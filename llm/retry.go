@@ -162,7 +162,7 @@ func ParseRetryAfter(h http.Header, now time.Time) time.Duration {
 		return 0
 	}
 	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
+		return min(t.Sub(now), maxHint)
 	}
 	return 0
 }
