@@ -8,6 +8,7 @@ const (
 	CodeTooLarge           forge.Code = "E_MD_ARTIFACT_TOO_LARGE"
 	CodeInvalidFrontMatter forge.Code = "E_MD_ARTIFACT_INVALID_FRONT_MATTER"
 	CodeTooDeep            forge.Code = "E_MD_ARTIFACT_TOO_DEEP"
+	CodeTooComplex         forge.Code = "E_MD_ARTIFACT_TOO_COMPLEX"
 )
 
 // Sentinels for errors.Is.
@@ -20,4 +21,8 @@ var (
 	// ErrTooDeep: a line of a range to parse is nested in more than
 	// MaxNesting block quotes and list items.
 	ErrTooDeep = &forge.Error{Code: CodeTooDeep, Status: 422}
+	// ErrTooComplex: parsing a line range spent its work budget
+	// (Kind.MaxParseWork) before it ended, as Markdown crafted to make
+	// inline parsing quadratic does.
+	ErrTooComplex = &forge.Error{Code: CodeTooComplex, Status: 422}
 )

@@ -29,6 +29,10 @@ type Kind struct {
 	// MaxParseBytes caps the bytes of a line range parsed with goldmark; 0
 	// means DefaultMaxParseBytes. A larger range is ErrTooLarge.
 	MaxParseBytes int
+	// MaxParseWork is the work budget of one parse of a line range, in
+	// units of about a byte scanned (see DefaultMaxParseWork); 0 means
+	// DefaultMaxParseWork. A parse that spends it is ErrTooComplex.
+	MaxParseWork int64
 	// MaxAnswerBytes caps one forged-tool answer; 0 means
 	// DefaultMaxAnswerBytes. A longer answer is cut and ends with a
 	// "(truncated: ...)" note.
@@ -49,6 +53,10 @@ func (k Kind) Methods() []spooledartifact.Method { return methods() }
 // The limits in effect: a field of 0 means its default.
 func (k Kind) maxParseBytes() int {
 	return spooledartifact.LimitOr(k.MaxParseBytes, DefaultMaxParseBytes)
+}
+
+func (k Kind) maxParseWork() int64 {
+	return spooledartifact.LimitOr(k.MaxParseWork, DefaultMaxParseWork)
 }
 
 func (k Kind) maxAnswerBytes() int {

@@ -5,11 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/text"
 )
 
 // Node is one node of the syntax tree AST returns: an MDAST-like shape
@@ -72,7 +69,10 @@ func (a *Artifact) AST(ctx context.Context, start, end int) (*Node, error) {
 	if fm != "" {
 		root.Children = append(root.Children, &Node{Type: "yaml", Value: strings.TrimSuffix(fm, "\n")})
 	}
-	doc := goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser().Parse(text.NewReader(src))
+	doc, err := parse(ctx, src, a.kind.maxParseWork())
+	if err != nil {
+		return nil, err
+	}
 	c := treeBuilder{src: src, first: first, starts: lineStarts(src)}
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if child := c.convert(n, root); child != nil {
