@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/safetext"
 )
 
 // ForgeOptions tune ForgeTools; nil means defaults.
@@ -96,6 +97,12 @@ func KindOf(a forge.Artifact) Kind {
 // named like a base tool overrides it for that kind's artifacts (one tool,
 // dispatching per artifact; its schema is the base one's). With no
 // artifacts the registry is empty.
+//
+// Every answer is safe text for a model or a UI: invalid UTF-8 becomes
+// U+FFFD and control characters other than tab and line feed (NUL, ESC
+// sequences, a lone carriage return) become visible symbols such as "␛".
+// The artifact's stored bytes are untouched, and patterns still match
+// them (artifact_grep searches the stored bytes, then renders the lines).
 //
 // The turn runner forges anew whenever the artifacts change, and a forged
 // tool is rarely called, so the tools are built with forge's LazySchema:
@@ -199,7 +206,9 @@ type artifactEntry struct {
 }
 
 // dispatchHandler serves tool by calling the method of that name of the
-// artifact the callId names.
+// artifact the callId names. Its answer is safe text (valid UTF-8, control
+// characters neutralised, by the rules of the internal safetext package):
+// a model reads it, whatever bytes the artifact holds.
 func dispatchHandler(tool string, entries map[string]artifactEntry) forge.ArtifactHandler {
 	return func(ctx context.Context, args map[string]any, inv forge.Invocation) (string, error) {
 		id, _ := args["callId"].(string)
@@ -217,7 +226,8 @@ func dispatchHandler(tool string, entries map[string]artifactEntry) forge.Artifa
 				rest[k] = v
 			}
 		}
-		return m.Call(ctx, e.art, rest)
+		answer, err := m.Call(ctx, e.art, rest)
+		return safetext.String(answer), err
 	}
 }
 

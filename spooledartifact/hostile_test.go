@@ -2,10 +2,12 @@ package spooledartifact_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +16,8 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/safetext"
 	"github.com/ebbforge/adk/spooledartifact"
 )
 
@@ -196,4 +200,130 @@ func TestHostileSpoolOfAPanickingReaderIsAnError(t *testing.T) {
 		t.Fatalf("Spool = %v, want an error naming the panic", err)
 	}
 	assertNothingStored(t, store, "p")
+}
+
+// hostileTools forges the artifact_* tools over text spooled under id "c1".
+func hostileTools(t *testing.T, text string) (*forge.Registry, forge.Artifact) {
+	t.Helper()
+	a, err := spooledartifact.SpoolString(context.Background(), spooledartifact.NewMemoryStore(), "c1", nil, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	c, err := forge.NewToolCall(forge.RawToolCall{ID: "c1", Tool: "fetch", Args: map[string]any{},
+		Checksum: strings.Repeat("a", 64), Results: a, IsComplete: true, CreatedAt: now, CompletedAt: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := spooledartifact.ForgeTools([]*forge.ToolCall{c}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg, a
+}
+
+// callTool runs a forged tool with JSON args, as a dispatch would.
+func callTool(t *testing.T, reg *forge.Registry, tool, args string) (string, error) {
+	t.Helper()
+	tl, ok := reg.Get(tool)
+	if !ok {
+		t.Fatalf("no tool %s", tool)
+	}
+	out, err := tl.Execute(context.Background(), json.RawMessage(args), forge.Invocation{CallID: strings.Repeat("b", 64)}, nil)
+	if err != nil {
+		return "", err
+	}
+	return out.Text(), nil
+}
+
+// Raw bytes in an artifact are answered as safe text by every base tool,
+// while the stored bytes stay exact and patterns still match them.
+func TestHostileRawBytesInAnswersAreSafe(t *testing.T) {
+	const raw = "ok\x00\xff\xfe\x1b[31mred\x1b[0m\nsecond\rline\n\u009b2J clear\n"
+	reg, a := hostileTools(t, raw)
+	for _, tc := range []struct {
+		tool, args, want string
+	}{
+		{spooledartifact.ToolCat, `{"callId":"c1"}`, "ok␀\uFFFD\uFFFD␛[31mred␛[0m\nsecond␍line\n\uFFFD2J clear"},
+		{spooledartifact.ToolHead, `{"callId":"c1","n":1}`, "ok␀\uFFFD\uFFFD␛[31mred␛[0m"},
+		{spooledartifact.ToolTail, `{"callId":"c1","n":2}`, "\uFFFD2J clear"},
+		{spooledartifact.ToolGrep, `{"callId":"c1","pattern":"\\x1b\\[31m"}`, "ok␀\uFFFD\uFFFD␛[31mred␛[0m"},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			got, err := callTool(t, reg, tc.tool, tc.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("%s = %q, want it to contain %q", tc.tool, got, tc.want)
+			}
+			if !safetext.Safe(got) {
+				t.Errorf("%s answer %q is not safe text", tc.tool, got)
+			}
+		})
+	}
+	stored, err := a.(interface {
+		ReadAll(context.Context) ([]byte, error)
+	}).ReadAll(context.Background())
+	if err != nil || string(stored) != raw {
+		t.Errorf("stored %q, %v; want the exact bytes", stored, err)
+	}
+}
+
+// The answer cap counts the safe text: a line of control bytes, each
+// rendered as three bytes, never makes an answer exceed the cap.
+func TestHostileControlBytesRespectTheAnswerCap(t *testing.T) {
+	reg, _ := hostileTools(t, strings.Repeat("\x1b", 200<<10)+"\n"+strings.Repeat("\x00", 10)+"\n")
+	got, err := callTool(t, reg, spooledartifact.ToolCat, `{"callId":"c1"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) > spooledartifact.DefaultMaxAnswerBytes {
+		t.Errorf("answer of %d bytes, over the %d-byte cap", len(got), spooledartifact.DefaultMaxAnswerBytes)
+	}
+	if !safetext.Safe(got) || !strings.Contains(got, "truncated") {
+		t.Errorf("answer is not safe capped text: %q…", safetext.Prefix(got, 80))
+	}
+}
+
+// artifact_grep takes RE2 patterns: a pattern that backtracks
+// exponentially elsewhere runs in linear time, and JavaScript-only syntax
+// is an argument error the model can fix.
+func TestHostileGrepPatterns(t *testing.T) {
+	reg, _ := hostileTools(t, strings.Repeat("a", 64<<10)+"\n"+strings.Repeat("ab\n", 1000))
+	got, err := callTool(t, reg, spooledartifact.ToolGrep, `{"callId":"c1","pattern":"(a+)+$"}`)
+	if err != nil || !strings.HasPrefix(got, "aaaa") {
+		t.Errorf("(a+)+$: %q, %v; want line 1 matched", safetext.Prefix(got, 40), err)
+	}
+	for _, pattern := range []string{`(?=a)`, `(a)\\1`, `(?<!a)b`, `[`} {
+		_, err := callTool(t, reg, spooledartifact.ToolGrep, `{"callId":"c1","pattern":"`+pattern+`"}`)
+		if !errors.Is(err, forge.ErrInvalidToolArgs) {
+			t.Errorf("pattern %q: %v, want forge.ErrInvalidToolArgs", pattern, err)
+		}
+	}
+}
+
+// Ids are never paths: "../x" and absolute-looking ids stay inside the
+// disk store's directory, and ids a store cannot hold are ErrInvalidID.
+func TestHostileIDs(t *testing.T) {
+	dir := t.TempDir()
+	store, err := spooledartifact.NewDiskStore(dir+"/spool", &spooledartifact.DiskOptions{SpillThreshold: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, id := range []string{"../escape", "/etc/passwd", "..\\..\\x", "CON", "a/../../b"} {
+		if _, err := spooledartifact.WriteString(ctx, store, id, "x"); err != nil {
+			t.Fatalf("Write(%q): %v", id, err)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) != 1 || entries[0].Name() != "spool" {
+		t.Errorf("files outside the store's directory: %v, %v", entries, err)
+	}
+	for _, id := range []string{"", "a\x00b", "\xff", strings.Repeat("i", spooledartifact.MaxIDLength+1)} {
+		if _, err := spooledartifact.WriteString(ctx, store, id, "x"); !errors.Is(err, spooledartifact.ErrInvalidID) {
+			t.Errorf("Write(%q): %v, want ErrInvalidID", safetext.Prefix(id, 20), err)
+		}
+	}
 }

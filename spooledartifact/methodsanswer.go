@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ebbforge/adk/internal/safetext"
 )
 
 // DefaultMaxAnswerBytes caps the text of one base tool answer (see
@@ -52,6 +54,11 @@ func (w *answerWriter) readLimit() int {
 func (w *answerWriter) line(sep, prefix string, text []byte, clipped bool) bool {
 	if w.lines == 0 {
 		sep = ""
+	}
+	if !safetext.SafeBytes(text) {
+		// The answer is read by a model or shown in a UI: safe text, as
+		// the cap counts it. The stored bytes are left as they are.
+		text = []byte(safetext.Bytes(text))
 	}
 	need := len(sep) + len(prefix) + len(text)
 	if !w.capped || (!clipped && need <= w.budget) {

@@ -17,6 +17,9 @@ const (
 // line feed. String(s) == s exactly when Safe(s).
 func Safe(s string) bool { return unsafeAt(s) < 0 }
 
+// SafeBytes is Safe over a byte slice.
+func SafeBytes(b []byte) bool { return unsafeAtBytes(b) < 0 }
+
 // String returns s made safe (see the package doc); s itself when it
 // already is.
 func String(s string) string {
