@@ -36,14 +36,20 @@ func eachLine(ctx context.Context, r io.Reader, max int, fn func(line []byte, li
 	// drops both, so len(line) > max below catches a line one byte over.
 	sc.Buffer(make([]byte, min(scanBufferSize, max+2)), max+2)
 	n := 0
-	first := true // no record yet: a byte order mark may still lead one
+	first := true  // no record yet: a byte order mark may still lead one
+	unchecked := 0 // bytes read since ctx was last checked
 	for ; sc.Scan(); n++ {
-		if n&1023 == 0 {
+		// ctx is checked every 1024 lines, and before any line once a
+		// MiB was read since the last check: large records are parsed
+		// and searched one by one, and a query stops soon after ctx ends.
+		if n&1023 == 0 || unchecked >= 1<<20 {
+			unchecked = 0
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
 		line := sc.Bytes()
+		unchecked += len(line)
 		if len(line) > max {
 			return tooLong(n, max)
 		}
