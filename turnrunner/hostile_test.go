@@ -52,8 +52,8 @@ func drain(ch <-chan turnrunner.Event) []turnrunner.Event {
 }
 
 // assertEverySettledAndStored checks that every announced call was
-// completed by an event and stored, and that the model's next request (when
-// there was one) carries a result for each.
+// completed by an event and stored, and that the model's last request
+// (when it followed the calls) carries a result for each.
 func assertEverySettledAndStored(t *testing.T, r *turnrunner.Runner, m *scripted.Model, turnID string, evs []turnrunner.Event) []*forge.ToolCall {
 	t.Helper()
 	announced := map[string]bool{}
@@ -81,8 +81,8 @@ func assertEverySettledAndStored(t *testing.T, r *turnrunner.Runner, m *scripted
 		}
 	}
 	if reqs := m.Requests(); len(reqs) > 1 {
-		inNext := map[string]bool{}
-		for _, e := range reqs[1].Timeline {
+		inNext := map[string]bool{} // the last request follows every call
+		for _, e := range reqs[len(reqs)-1].Timeline {
 			if e.ToolCall != nil {
 				inNext[e.ToolCall.ID()] = true
 			}
@@ -421,4 +421,103 @@ func TestHostileSpoolPathsStayOutOfModelText(t *testing.T) {
 	if strings.Contains(text, dir) || strings.Contains(text, os.TempDir()) {
 		t.Errorf("result %q names the server's spool directory", text)
 	}
+}
+
+// Handlers that misbehave: a panic and a handler that ignores its context
+// and never returns (under ToolTimeout) both settle as error results the
+// model reads; the turn completes and nothing is left running once the
+// hung handler gives up.
+func TestHostileHandlers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		boom := textTool(t, "boom", func(context.Context, map[string]any) (string, error) { panic("handler broke") }, nil)
+		hung := textTool(t, "hung", func(context.Context, map[string]any) (string, error) {
+			<-release // ignores ctx
+			return "late", nil
+		}, nil)
+		m := scripted.New(scripted.Use(
+			scripted.Call{ID: "p", Name: "boom", Args: `{}`},
+			scripted.Call{ID: "h", Name: "hung", Args: `{}`},
+		), scripted.Say("done"))
+		r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{boom, hung}, ToolTimeout: time.Second})
+		ch, err := r.Run(t.Context(), turnrunner.Input{TurnID: "bad", Prompt: "go"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs := drain(ch)
+		if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+			t.Fatalf("TurnEnd %s %v, want completed", end.Status, end.Err)
+		}
+		calls := assertEverySettledAndStored(t, r, m, "bad", evs)
+		if len(calls) != 2 {
+			t.Fatalf("%d stored calls, want 2", len(calls))
+		}
+		if text := resultText(t, calls[0]); !calls[0].IsError() || !strings.Contains(text, "handler broke") {
+			t.Errorf("panicking call: %q", text)
+		}
+		if text := resultText(t, calls[1]); !calls[1].IsError() || text != "Tool hung timed out after 1s and was cancelled." {
+			t.Errorf("hung call: %q", text)
+		}
+		close(release)
+		synctest.Wait() // the abandoned handler has returned; its goroutine is gone
+	})
+}
+
+// A model repeating the same call is stopped by the loop guard: the
+// repeats past the limit are not executed, each is stored with an error
+// result, and the turn ends with the model's answer.
+func TestHostileRepeatedCalls(t *testing.T) {
+	var runs int
+	echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { runs++; return "same", nil }, nil)
+	c := scripted.Call{Name: "echo", Args: `{"q":"x"}`}
+	steps := []scripted.Step{}
+	for i := range 5 { // three run, one is blocked, the next ends tool use
+		c.ID = "c" + string(rune('0'+i))
+		steps = append(steps, scripted.Use(c))
+	}
+	m := scripted.New(append(steps, scripted.Say("done"))...)
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}})
+	evs := run(t, r, turnrunner.Input{TurnID: "loop", Prompt: "go"})
+	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+		t.Fatalf("TurnEnd %s %v, want completed", end.Status, end.Err)
+	}
+	assertEverySettledAndStored(t, r, m, "loop", evs)
+	if runs != 3 {
+		t.Errorf("the tool ran %d times, want 3 (the default limit of identical calls)", runs)
+	}
+	if n := len(ofType[turnrunner.LoopGuard](evs)); n == 0 {
+		t.Error("no LoopGuard event")
+	}
+}
+
+// A consumer that reads one event at a time, slowly, with a channel of one:
+// the runner waits for it, never drops an event, and TurnEnd is last.
+func TestHostileSlowConsumer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
+		m := scripted.New(scripted.Use(scripted.Call{ID: "c1", Name: "echo", Args: `{}`}), scripted.Say("a", "b", "c"))
+		r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, EventBuffer: 1})
+		ch, err := r.Run(t.Context(), turnrunner.Input{TurnID: "slow", Prompt: "go"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var evs []turnrunner.Event
+		for ev := range ch {
+			time.Sleep(time.Second) // fake time: a consumer a second per event
+			evs = append(evs, ev)
+		}
+		if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+			t.Fatalf("TurnEnd %s %v, want completed", end.Status, end.Err)
+		}
+		assertEverySettledAndStored(t, r, m, "slow", evs)
+		var deltas []string
+		for _, d := range ofType[turnrunner.MessageDelta](evs) {
+			if !d.IsComplete {
+				deltas = append(deltas, d.Delta)
+			}
+		}
+		if strings.Join(deltas, "") != "abc" {
+			t.Errorf("message deltas %q, want every one of a, b, c", deltas)
+		}
+	})
 }
