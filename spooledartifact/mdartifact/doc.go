@@ -37,7 +37,11 @@
 // autolinks), at most Kind.MaxParseBytes (8 MiB) at a time (ErrTooLarge
 // past it); a line nested in more than MaxNesting (1000) block quotes and
 // list items is ErrTooDeep, as goldmark's time grows with the square of
-// that nesting. Front matter lines are blanked before parsing; AST returns the
+// that nesting. Each parse has a work budget, Kind.MaxParseWork (about a
+// byte scanned per unit; DefaultMaxParseWork): inline Markdown crafted to
+// make parsing quadratic ("[a](" or "*a_" repeated over a long line)
+// stops with ErrTooComplex once it is spent, instead of running for
+// minutes, and a parse stops with ctx's error as soon as ctx ends. Front matter lines are blanked before parsing; AST returns the
 // front matter as a yaml node when the range covers it. The tree is an
 // MDAST-like Node (see its doc) with block positions in document lines.
 // FrontMatter parses YAML with go.yaml.in/yaml/v3 and renders JSON in
