@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -84,9 +85,9 @@ func serve(t *testing.T, s *Server, ln net.Listener) (stop func()) {
 	return func() { cancel(); wg.Wait() }
 }
 
-// A real round trip over streamable HTTP, a DNS rebinding attempt against
-// the same listener, and a client that outlives a server restart.
-func TestHTTPRoundTripAndRestart(t *testing.T) {
+// startHTTP serves testRegistry on a loopback port until stop is called.
+func startHTTP(t *testing.T) (addr string, stop func()) {
+	t.Helper()
 	s, err := New(testRegistry(t), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -95,8 +96,13 @@ func TestHTTPRoundTripAndRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	stop := serve(t, s, ln)
+	return ln.Addr().String(), serve(t, s, ln)
+}
+
+// A real round trip over streamable HTTP, a DNS rebinding attempt against
+// the same listener, and a client that outlives a server restart.
+func TestHTTPRoundTripAndRestart(t *testing.T) {
+	addr, stop := startHTTP(t)
 	defer func() { stop() }()
 
 	// The page of a rebound name reaches the port, and is refused.
@@ -164,4 +170,32 @@ func TestHTTPRoundTripAndRestart(t *testing.T) {
 	if n := conns.Load(); n != 2 {
 		t.Errorf("%d connections, want 2 (one per server)", n)
 	}
+}
+
+// FuzzGuard: without allow lists, the guard admits a request only when its
+// Host names a loopback address and its Origin, if any, is a loopback one.
+func FuzzGuard(f *testing.F) {
+	for _, s := range [][2]string{
+		{"127.0.0.1:8080", ""}, {"localhost", "http://localhost:3000"}, {"[::1]:1", "https://[::1]"},
+		{"attacker.example", ""}, {"127.0.0.1.attacker.example:80", ""}, {"localhost:80", "null"},
+		{"[::1", "http://127.0.0.1@attacker.example"}, {"LOCALHOST", "HTTP://LOCALHOST"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	g := &guard{}
+	f.Fuzz(func(t *testing.T, host, origin string) {
+		admitted := g.hostAllowed(host) && (origin == "" || g.originAllowed(origin))
+		if !admitted {
+			return
+		}
+		if !isLoopbackName(hostname(host)) {
+			t.Fatalf("admitted Host %q", host)
+		}
+		if origin != "" {
+			u, err := url.Parse(origin)
+			if err != nil || !isLoopbackName(u.Hostname()) {
+				t.Fatalf("admitted Origin %q", origin)
+			}
+		}
+	})
 }

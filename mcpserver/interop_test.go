@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -91,24 +90,9 @@ func TestTypeScriptClientStdio(t *testing.T) {
 // The official TypeScript client lists and calls tools over streamable
 // HTTP, including media.
 func TestTypeScriptClientHTTP(t *testing.T) {
-	s, err := New(testRegistry(t), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- s.ServeHTTP(ctx, ln, nil) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("ServeHTTP: %v", err)
-		}
-	}()
-	res := tsClient(t, "http", "http://"+ln.Addr().String()+"/",
+	addr, stop := startHTTP(t)
+	defer stop()
+	res := tsClient(t, "http", "http://"+addr+"/",
 		`[{"name":"weather","arguments":{"city":"Oslo"}},{"name":"chart","arguments":{}},{"name":"fail","arguments":{}}]`)
 	if len(res.Tools) != 6 {
 		t.Errorf("%d tools, want the 6 visible ones", len(res.Tools))

@@ -189,18 +189,16 @@ func (ts *Toolset) output(tool string, res *mcp.CallToolResult) (forge.Output, e
 	return forge.MediaOutput(items...), nil
 }
 
-// carried reports whether one of texts is the JSON document s.
+// carried reports whether one of texts is the JSON document s (as
+// json.Marshal writes a decoded value).
 func carried(texts []string, s []byte) bool {
 	for _, t := range texts {
-		var buf bytes.Buffer
-		if json.Compact(&buf, []byte(t)) == nil && bytes.Equal(buf.Bytes(), s) {
-			return true
+		var v any
+		if json.Unmarshal([]byte(t), &v) != nil {
+			continue
 		}
-		var a, b any
-		if json.Unmarshal([]byte(t), &a) == nil && json.Unmarshal(s, &b) == nil {
-			if x, err := json.Marshal(a); err == nil && bytes.Equal(x, s) {
-				return true
-			}
+		if b, err := json.Marshal(v); err == nil && bytes.Equal(b, s) {
+			return true
 		}
 	}
 	return false
