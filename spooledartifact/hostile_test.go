@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -325,5 +326,48 @@ func TestHostileIDs(t *testing.T) {
 		if _, err := spooledartifact.WriteString(ctx, store, id, "x"); !errors.Is(err, spooledartifact.ErrInvalidID) {
 			t.Errorf("Write(%q): %v, want ErrInvalidID", safetext.Prefix(id, 20), err)
 		}
+	}
+}
+
+// countdownCtx ends after its Err has answered nil n times: a deadline
+// without a clock.
+type countdownCtx struct {
+	context.Context
+	left atomic.Int64
+	done chan struct{}
+	once sync.Once
+}
+
+func newCountdownCtx(n int64) *countdownCtx {
+	c := &countdownCtx{Context: context.Background(), done: make(chan struct{})}
+	c.left.Store(n)
+	return c
+}
+
+func (c *countdownCtx) Done() <-chan struct{} { return c.done }
+
+func (c *countdownCtx) Err() error {
+	if c.left.Add(-1) >= 0 {
+		return nil
+	}
+	c.once.Do(func() { close(c.done) })
+	return context.Canceled
+}
+
+// A plain artifact's search stops with ctx's error once ctx ends, partway
+// through a large artifact.
+func TestHostilePlainQueriesStopWhenCtxEnds(t *testing.T) {
+	for name, store := range hostileStores(t) {
+		t.Run(name, func(t *testing.T) {
+			text := strings.Repeat(strings.Repeat("x", 1023)+"\n", 16<<10) // 16 MiB
+			a, err := spooledartifact.SpoolString(context.Background(), store, "big", nil, text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			art := a.(*spooledartifact.Artifact)
+			if _, err := art.Grep(newCountdownCtx(8), "no such line", nil); !errors.Is(err, context.Canceled) {
+				t.Errorf("Grep = %v, want context.Canceled", err)
+			}
+		})
 	}
 }
