@@ -2,12 +2,16 @@ package uistream_test
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
 
+	"github.com/ebbforge/adk/llm"
+	"github.com/ebbforge/adk/llm/scripted"
+	"github.com/ebbforge/adk/turnrunner"
 	"github.com/ebbforge/adk/uistream"
 )
 
@@ -130,4 +134,34 @@ func TestAGUIConformance(t *testing.T) {
 	if !strings.Contains(first, `\u003cscript\u003ealert(1)\u003c/script\u003e`) {
 		t.Errorf("the evil result is missing or not escaped:\n%s", first)
 	}
+}
+
+// A failing turn ends as a protocol error that both packages accept.
+func TestErrorsAsProtocolEvents(t *testing.T) {
+	failing := func(t *testing.T) *turnrunner.Runner {
+		r, err := turnrunner.New(scripted.New(scripted.Step{Text: []string{"partial <i>"}, Err: errors.New("upstream reset")}),
+			&turnrunner.Options{Retry: llm.RetryPolicy{MaxAttempts: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	t.Run("aisdk", func(t *testing.T) {
+		_, body := post(t, serve(t, uistream.NewAISDK(failing(t), nil)), chat)
+		if !strings.Contains(body, `"type":"error","errorText":"E_`) || !strings.Contains(body, "upstream reset") || !strings.Contains(body, `"finishReason":"error"`) {
+			t.Fatalf("stream:\n%s", body)
+		}
+		out := runNode(t, "ai", "aisdk_check.cjs", "error", file(t, "s.sse", body))
+		if errs := gjson.GetBytes(out, "errors").String(); !strings.Contains(errs, "upstream reset") {
+			t.Errorf("client errors %s", errs)
+		}
+	})
+	t.Run("agui", func(t *testing.T) {
+		_, body := post(t, serve(t, uistream.NewAGUI(failing(t), nil)), run)
+		out := runNode(t, "@ag-ui/core", "agui_check.cjs", file(t, "s.sse", body))
+		final := gjson.GetBytes(out, "finals.0")
+		if final.Get("type").String() != "RUN_ERROR" || !strings.HasPrefix(final.Get("code").String(), "E_") || !strings.Contains(final.Get("message").String(), "upstream reset") {
+			t.Fatalf("final event %s", final.Raw)
+		}
+	})
 }

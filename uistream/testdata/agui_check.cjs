@@ -4,7 +4,7 @@
 // every message, reasoning and tool call opened must be closed. The request
 // bodies given with --input must pass RunAgentInputSchema.
 //
-// usage: node agui_check.mjs [--input body.json]... <stream file>...
+// usage: node agui_check.cjs [--input body.json]... <stream file>...
 // Prints {"events": [[...types of each stream...]], "finals": [last event of each]}.
 const { readFileSync } = require('node:fs');
 const { EventSchemas, RunAgentInputSchema } = require('@ag-ui/core/schemas');

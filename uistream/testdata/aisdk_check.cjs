@@ -3,10 +3,12 @@
 // field the protocol does not define, the streams must end with [DONE], and
 // readUIMessageStream must build a message validateUIMessages accepts.
 //
-// usage: node aisdk_check.mjs <approve|deny|none> <stream file>...
+// usage: node aisdk_check.cjs <approve|deny|none|error> <stream file>...
 // The streams continue one assistant message, as useChat does after an
 // approval. With approve/deny, the approval requests left open are answered
-// after each stream the way addToolApprovalResponse does. Prints {"message": ...} as JSON.
+// after each stream the way addToolApprovalResponse does. With error, the
+// errors the client reports are collected rather than ending the check.
+// Prints {"message": ..., "errors": [...]} as JSON.
 const { readFileSync } = require('node:fs');
 const { readUIMessageStream, uiMessageChunkSchema, validateUIMessages } = require('ai');
 
@@ -49,6 +51,7 @@ function parseSSE(text, file) {
 const [mode, ...files] = process.argv.slice(2);
 const schema = uiMessageChunkSchema();
 let message;
+const errors = [];
 for (const file of files) {
   const chunks = parseSSE(readFileSync(file, 'utf8'), file);
   for (const c of chunks) {
@@ -61,7 +64,7 @@ for (const file of files) {
     }
   }
   const stream = new ReadableStream({ start(ctrl) { for (const c of chunks) ctrl.enqueue(c); ctrl.close(); } });
-  for await (const m of readUIMessageStream({ message, stream, terminateOnError: true })) message = m;
+  for await (const m of readUIMessageStream({ message, stream, terminateOnError: mode !== 'error', onError: (e) => errors.push(String(e.message || e)) })) message = m;
   if (mode === 'approve' || mode === 'deny') {
     for (const p of message.parts) {
       if (p.state === 'approval-requested') {
@@ -72,7 +75,7 @@ for (const file of files) {
   }
 }
 await validateUIMessages({ messages: [message] });
-process.stdout.write(JSON.stringify({ message }));
+process.stdout.write(JSON.stringify({ message, errors }));
 }
 
 main().catch((err) => {
