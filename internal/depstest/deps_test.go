@@ -47,6 +47,8 @@ var layers = map[string]int{
 	"internal/heapwatch":           10,
 	"internal/testdeps":            10,
 	"bench":                        10,
+	"docs":                         10, // the guides' examples
+	"internal/docstest":            10,
 }
 
 // external lists third-party module prefixes with the lowest rank allowed to
