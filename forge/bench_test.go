@@ -11,8 +11,8 @@ import (
 	"github.com/ebbforge/adk/internal/cputime"
 )
 
-// Executor overhead per call with a no-op handler. The target is
-// under 5 µs and a handful of allocations on top of argument decoding; the
+// Executor overhead per call with a no-op handler. The target is under
+// 5 µs and a handful of allocations on top of argument decoding; the
 // references below (BenchmarkDecodeOnly, BenchmarkValidateOnly) are the
 // floors Execute builds on, so Execute's own share is the difference.
 //

@@ -389,8 +389,7 @@ func TestDeleteClosesReaders(t *testing.T) {
 // TestDiskDeleteClosesSpilledReaders checks what DiskStore.Delete's doc
 // says of open readers: a reader of a spilled version is closed, and a
 // later query on it fails with ErrNotFound, while a reader of an in-memory
-// version keeps its snapshot. (The doc used to say every open reader kept
-// its snapshot.)
+// version keeps its snapshot.
 func TestDiskDeleteClosesSpilledReaders(t *testing.T) {
 	ctx := context.Background()
 	for _, tt := range []struct {
@@ -619,7 +618,7 @@ func TestDiskListDuringSpill(t *testing.T) {
 // TestSpoolThroughNestedScopes checks that an artifact spooled through a
 // Scope nested in other Scopes is named by its id in the base store, so it
 // resolves there (Read, a Resolver), and that Cleanup of each scope removes
-// it. Spool used to qualify the id by the innermost scope only.
+// it: the id is qualified by every scope, not the innermost only.
 func TestSpoolThroughNestedScopes(t *testing.T) {
 	ctx := context.Background()
 	for _, tt := range []struct {

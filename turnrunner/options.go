@@ -127,7 +127,7 @@ type Options struct {
 	// History limits the history a turn of a conversation loads
 	// (dispatch.LoadHistory); the zero value loads every earlier turn.
 	History dispatch.HistoryOptions
-	// Turn and dispatch middleware (see §9 of the behaviour reference).
+	// Turn and dispatch middleware.
 	TurnInput, TurnOutput         []TurnMiddleware
 	DispatchInput, DispatchOutput []DispatchMiddleware
 	// Instructions are standing developer rules every llm.Request carries;

@@ -145,8 +145,8 @@ func TestTurnContextWritesAfterTheDispatchAreVisible(t *testing.T) {
 
 // A middleware that calls next from a goroutine it leaves running: a next
 // called after the chain returned does nothing and returns
-// ErrNextCalledLate (it used to run the dispatch after the channel was
-// closed: send on closed channel); a next that started before the chain
+// ErrNextCalledLate (it never runs the dispatch after the channel is
+// closed); a next that started before the chain
 // returned is waited for, so its work ends before the turn does.
 func TestNextFromAGoroutineNeverOutlivesTheChain(t *testing.T) {
 	for _, tc := range []struct {

@@ -400,9 +400,8 @@ func (s *panicStore) Save(ctx context.Context, turnID string, e dispatch.Entry) 
 
 // A panic on the turn's goroutine (a user Store's Save, Options.Now) is the
 // dispatch failing: DispatchEnd nacked, TurnEnd failed with an error that
-// keeps the panic. It used to crash the process without middleware, and
-// under a pass-through middleware to be reported as a short-circuited
-// pipeline with no DispatchEnd.
+// keeps the panic, with or without middleware (never a crash, never a
+// short-circuited pipeline without DispatchEnd).
 func TestPanicOnTheTurnGoroutineFailsTheTurn(t *testing.T) {
 	errDown := errors.New("store down")
 	pass := func(ctx context.Context, _ *turnrunner.TurnContext, next turnrunner.Next) error { return next(ctx) }
@@ -490,8 +489,8 @@ func TestPanicInArtifactCleanupFailsTheTurn(t *testing.T) {
 // the scope's base store under "<scope>/<turn id>/<key>": the key is
 // derived when that whole id would be too long (not only "<turn id>/<id>"),
 // and the artifact's ID is that id, so it resolves against the base store.
-// The runner used to check only "<turn id>/<id>": an id that fit there but
-// not under the scope's prefix failed to store after the tool ran.
+// An id that fits "<turn id>/<id>" but not under the scope's prefix still
+// stores after the tool ran.
 func TestSpoolStoreScopeQualifiesCallIDs(t *testing.T) {
 	const turnID, session = "t", "session"
 	prefix := session + "/" + turnID + "/"
@@ -553,7 +552,7 @@ func TestSpoolStoreScopeQualifiesCallIDs(t *testing.T) {
 }
 
 // A model-chosen tool-call id the spool store would refuse as part of
-// "<turn id>/<id>" (too long, a control character) no longer makes a
+// "<turn id>/<id>" (too long, a control character) does not make a
 // successful tool's output fail to store after the handler ran: the output
 // is spooled under a key the runner derives, unique within the turn, and
 // the call keeps the model's id. An id that is not valid UTF-8 cannot be

@@ -1,7 +1,7 @@
 package turnrunner_test
 
-// Tests added in a point-by-point review against the issue text (issue 6):
-// each names the requirement it proves.
+// Tests of the runner's documented contract: each names the requirement it
+// proves.
 
 import (
 	"context"
@@ -131,7 +131,7 @@ func TestToolCallEventsShareTheChecksum(t *testing.T) {
 	}
 }
 
-// §8.7: an empty argument string is {}; with no tools at all the unknown
+// An empty argument string is {}; with no tools at all the unknown
 // tool text says so; bytes are spooled; artifact tools answer inline text.
 func TestArgumentsToolsAndResultKinds(t *testing.T) {
 	t.Run("empty args and no tools", func(t *testing.T) {

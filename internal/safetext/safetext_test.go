@@ -27,7 +27,7 @@ func TestString(t *testing.T) {
 		{"valid multi-byte text is kept", "naïve ✓ 日本 😀", "naïve ✓ 日本 😀"},
 		{"U+00A0 is not C1", "a\u00a0b", "a\u00a0b"},
 		{"a real U+FFFD is kept", "\uFFFD", "\uFFFD"},
-		{"the issue's tool output", "ok\x00\xff\xfe\x1b[31m", "ok␀\uFFFD\uFFFD␛[31m"},
+		{"hostile tool output", "ok\x00\xff\xfe\x1b[31m", "ok␀\uFFFD\uFFFD␛[31m"},
 		{"empty", "", ""},
 	}
 	for _, tt := range tests {

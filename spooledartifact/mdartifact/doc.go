@@ -12,7 +12,7 @@
 // # Structural index
 //
 // The first query builds the index in one streaming scan that keeps metadata
-// only (Index), following the reference's rules: front matter only when line
+// only (Index), following the TypeScript original's rules: front matter only when line
 // 0 is "---" and a closing "---" is on one of the first 200 lines (its lines
 // are then not scanned); ATX headings are 1 to 6 '#' then a space, a tab or
 // the end of the line (up to three leading spaces, closing '#'s dropped; "#"

@@ -167,8 +167,8 @@ func TestIndex(t *testing.T) {
 // TestEmptyATXHeadings checks that an ATX heading with no text (a run of
 // 1-6 '#' followed by the end of the line, or by spaces and tabs and maybe
 // a closing sequence) is indexed, as CommonMark and goldmark (the AST) have
-// it, so the section before it ends there. The index used to skip "#" and
-// "##" alone on a line.
+// it, so the section before it ends there: "#" and "##" alone on a line
+// are headings too.
 func TestEmptyATXHeadings(t *testing.T) {
 	ctx := context.Background()
 	for _, tt := range []struct {
@@ -695,9 +695,8 @@ func checkIndexAgreesWithAST(t *testing.T, ctx context.Context, a *mdartifact.Ar
 // take startLine/endLine (declared in their Params) and keep the items
 // starting in that range, and a capped answer shows whole items and names
 // the startLine to continue with, so following the notes from the first
-// call lists every item exactly once. They used to point at a
-// startLine/endLine the tools did not take, leaving all past the cap
-// unreachable. A capped front matter answer names the artifact_cat call
+// call lists every item exactly once (the notes name only parameters the
+// tools take). A capped front matter answer names the artifact_cat call
 // that reads its YAML.
 func TestIndexToolsContinueFromCapNote(t *testing.T) {
 	ctx := context.Background()

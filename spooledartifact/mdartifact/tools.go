@@ -91,7 +91,7 @@ func methods() []spooledartifact.Method {
 }
 
 // call adapts a typed method to Method.Call (a non-Markdown artifact
-// answers with an error text, as the reference's forged handlers do); each
+// answers with an error text, as the TypeScript original's handlers do); each
 // method caps its answer at Kind.MaxAnswerBytes (see render).
 func call(fn func(ctx context.Context, a *Artifact, args map[string]any) (string, error)) func(context.Context, forge.Artifact, map[string]any) (string, error) {
 	return spooledartifact.KindCall(Name, fn)

@@ -1,0 +1,119 @@
+package docstest
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// rules are what docs and comments may not contain. Each says why, for the
+// failure message.
+var rules = []struct {
+	re  *regexp.Regexp
+	why string
+}{
+	{regexp.MustCompile(`/work/|shared/(reference|fixtures)`), "a path outside the repository"},
+	{regexp.MustCompile(`(?i)adk-behaviou?r|field-survey|wire-protocols\.md|ecosystem\.md|integrations\.md|go-style\.md`),
+		"a note kept outside the repository"},
+	{regexp.MustCompile(`§\s*\d`), "a section of a document outside the repository"},
+	{regexp.MustCompile(`(?i)\bthe (product )?seeds\b`), "a note kept outside the repository"},
+	{regexp.MustCompile(`(?i)\b(issues?|tickets?|pull requests?)\s*#?\d+\b|\bPRs?\s*#?\d+\b|\(#\d+\)|#\d+'s\b`), "an issue number"},
+	{regexp.MustCompile(`(?i)\b(this|previous|earlier|later|next|first|second|third|fourth|fifth|sixth) session'?s? (fix(es)?|figures|work|code|changes|review|runs?)\b`),
+		"the history of the work"},
+	{regexp.MustCompile(`(?i)tried and dropped|lab notebook|point-by-point review|\bthe engineer'?s?\b|\bthe issue\b`), "the history of the work"},
+	{regexp.MustCompile(`(?i)\bused to (be|crash|run|check|skip|point|say|qualify|keep|return|lose|hang|panic|leak|fail|report)\b`),
+		"the history of the work"},
+	{regexp.MustCompile(`(?i)\bthe reference's|\bbehaviou?r reference\b`), "a note kept outside the repository"},
+}
+
+// TestDocsSpeakOfTheProduct reads every .go and .md file of the
+// repository (but test data and installed dependencies).
+func TestDocsSpeakOfTheProduct(t *testing.T) {
+	root := moduleRoot(t)
+	self, _ := filepath.Abs("docs_test.go")
+	checked := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", ".testdeps", "node_modules", "testdata", "vendor":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if ext := filepath.Ext(path); (ext != ".go" && ext != ".md") || path == self {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		checked++
+		rel, _ := filepath.Rel(root, path)
+		text := string(data)
+		for _, r := range rules {
+			for _, loc := range r.re.FindAllStringIndex(text, -1) {
+				line := 1 + strings.Count(text[:loc[0]], "\n")
+				t.Errorf("%s:%d: %q is %s. Docs and comments describe the product and stand alone: "+
+					"say what the behaviour is, not where a note about it lives, which issue asked for it or how the work went "+
+					"(history belongs in git).", rel, line, text[loc[0]:loc[1]], r.why)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 50 {
+		t.Fatalf("only %d files checked from %s", checked, root)
+	}
+}
+
+// TestRulesCatch keeps the rules able to fail.
+func TestRulesCatch(t *testing.T) {
+	for _, bad := range []string{
+		"see /work/" + "shared/reference/x.md", "as §" + "8.7 says", "issue " + "12", "(#" + "2)", "#2" + "'s figures",
+		"the " + "seeds say so", "the fifth " + "session's figures", "tried " + "and dropped",
+		"it used " + "to crash", "the reference" + "'s rules", "the " + "issue's target",
+	} {
+		caught := false
+		for _, r := range rules {
+			caught = caught || r.re.MatchString(bad)
+		}
+		if !caught {
+			t.Errorf("%q passes the rules", bad)
+		}
+	}
+	for _, good := range []string{"Invoice #42", "a new session", "seed := 1", "the session ends", "HTTP 404"} {
+		for _, r := range rules {
+			if r.re.MatchString(good) {
+				t.Errorf("%q is caught as %s", good, r.why)
+			}
+		}
+	}
+}
+
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil && filepath.Base(filepath.Dir(filepath.Join(dir, "go.mod"))) != "" {
+			if _, err := os.Stat(filepath.Join(dir, "internal", "docstest")); err == nil {
+				return dir
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("module root not found")
+		}
+		dir = parent
+	}
+}
