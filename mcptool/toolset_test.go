@@ -1,6 +1,7 @@
 package mcptool
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
 	"go.uber.org/goleak"
 
 	"github.com/ebbforge/adk/forge"
@@ -371,4 +373,28 @@ func FuzzToolName(f *testing.F) {
 func hash8(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:4])
+}
+
+// A tool whose schema forge cannot use is left out with a warning; the
+// others are kept.
+func TestUnusableSchema(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	h := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: text("ok")}, nil
+	}
+	s.AddTool(&mcp.Tool{Name: "good", Description: "Fine.", InputSchema: json.RawMessage(`{"type":"object"}`)}, h)
+	s.AddTool(&mcp.Tool{Name: "remote", Description: "Refers outside.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"https://example.com/a.json"}}}`)}, h)
+	var logs bytes.Buffer
+	ts := newToolset(t, inMemory(t, s, nil), &Options{Logger: zerolog.New(&logs)})
+	tools, err := ts.Tools(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools) != 1 || tools[0].Name() != "good" {
+		t.Errorf("tools = %v, want only good", tools)
+	}
+	if !strings.Contains(logs.String(), `"tool":"remote"`) || !strings.Contains(logs.String(), "left out") {
+		t.Errorf("no warning naming the tool left out:\n%s", logs.String())
+	}
 }
