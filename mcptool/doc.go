@@ -31,7 +31,9 @@
 //
 // # Calls and results
 //
-// Arguments are validated by forge before they are sent. A result the
+// Arguments are validated by forge and sent as validated: with the
+// schema's defaults filled in, and numbers as float64 (an integer beyond
+// 2^53 arrives rounded). A result the
 // server marks IsError is an [ErrToolError] carrying its text, which the
 // runner shows the model as a failed call. Text content is the tool's text
 // output (spooled by the runner like any text); structured content is kept
