@@ -61,6 +61,7 @@ func mustEntries(t testing.TB) map[string]dispatch.Entry {
 	return map[string]dispatch.Entry{
 		"message": {Message: user}, "message-attachment": {Message: withImage},
 		"thought": {Thought: plain}, "thought-opaque": {Thought: opaque}, "toolcall": {ToolCall: call},
+		"toolcall-response": {ToolCall: call, ResponseID: "resp_01"},
 	}
 }
 
@@ -77,7 +78,7 @@ func TestEntryJSONGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if back.Kind() != e.Kind() || back.ID() != e.ID() {
+			if back.Kind() != e.Kind() || back.ID() != e.ID() || back.ResponseID != e.ResponseID {
 				t.Fatalf("decoded %s %q, want %s %q", back.Kind(), back.ID(), e.Kind(), e.ID())
 			}
 			again, err := json.MarshalIndent(back, "", "  ")

@@ -168,6 +168,7 @@ func testSaveLoad(t *testing.T, s *suite) {
 		call(t, "c1", `{"q":"crab"}`, "a crab is a decapod", 2),
 		message(t, "m2", dispatch.RoleAssistant, "A crab is a decapod.", 4),
 	}
+	es[1].ResponseID, es[2].ResponseID = "resp-1", "resp-1" // kept with the entry
 	// The entries of a model response keep its id.
 	es[1].ResponseID, es[2].ResponseID, es[3].ResponseID = "resp-1", "resp-1", "resp-2"
 	s.save(t, "turn-1", es...)

@@ -62,7 +62,16 @@ type Store struct {
 	db    *sql.DB
 	spool *spooledartifact.DiskStore
 	res   resolver
+	// The statements of the hot paths, prepared once.
+	saveStmt, loadStmt *sql.Stmt
 }
+
+const (
+	saveSQL = `INSERT INTO entries (turn_id, seq, kind, entry_id, body)
+		VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE turn_id = ?1), ?2, ?3, ?4)
+		ON CONFLICT (turn_id, kind, entry_id) DO UPDATE SET body = excluded.body`
+	loadSQL = `SELECT body FROM entries WHERE turn_id = ? ORDER BY seq`
+)
 
 var _ dispatch.ConversationStore = (*Store)(nil)
 
@@ -117,6 +126,13 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 		return nil, ErrOpen.With(err, "sqlitestore: open spool %s", o.SpoolDir)
 	}
 	s.spool = spool
+	if s.saveStmt, err = db.PrepareContext(ctx, saveSQL); err == nil {
+		s.loadStmt, err = db.PrepareContext(ctx, loadSQL)
+	}
+	if err != nil {
+		db.Close()
+		return nil, ErrOpen.With(err, "sqlitestore: prepare statements")
+	}
 	s.res = resolver{Resolver: spooledartifact.Resolver{Store: spool, Kinds: o.Kinds, Media: s.media}}
 	return s, nil
 }
@@ -141,7 +157,11 @@ func (s *Store) init(ctx context.Context, o Options) error {
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.saveStmt.Close()
+	s.loadStmt.Close()
+	return s.db.Close()
+}
 
 // DB is the underlying database handle, for inspection and backups.
 func (s *Store) DB() *sql.DB { return s.db }
@@ -159,23 +179,28 @@ func (s *Store) Save(ctx context.Context, turnID string, e dispatch.Entry) error
 	if err != nil {
 		return dispatch.ErrStore.With(err, "sqlitestore: save %s %q", e.Kind(), e.ID())
 	}
+	var media []*media.Media
+	if e.ToolCall != nil {
+		media = e.ToolCall.Results().Media()
+	}
+	if len(media) == 0 {
+		// One statement is its own transaction.
+		if _, err := s.saveStmt.ExecContext(ctx, turnID, e.Kind().String(), e.ID(), body); err != nil {
+			return dispatch.ErrStore.With(err, "sqlitestore: save %s %q", e.Kind(), e.ID())
+		}
+		return nil
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return dispatch.ErrStore.With(err, "sqlitestore: save")
 	}
 	defer tx.Rollback()
-	if e.ToolCall != nil {
-		for _, m := range e.ToolCall.Results().Media() {
-			if err := saveMedia(ctx, tx, m); err != nil {
-				return err
-			}
+	for _, m := range media {
+		if err := saveMedia(ctx, tx, m); err != nil {
+			return err
 		}
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO entries (turn_id, seq, kind, entry_id, body)
-		VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE turn_id = ?1), ?2, ?3, ?4)
-		ON CONFLICT (turn_id, kind, entry_id) DO UPDATE SET body = excluded.body`,
-		turnID, e.Kind().String(), e.ID(), body)
-	if err != nil {
+	if _, err := tx.StmtContext(ctx, s.saveStmt).ExecContext(ctx, turnID, e.Kind().String(), e.ID(), body); err != nil {
 		return dispatch.ErrStore.With(err, "sqlitestore: save %s %q", e.Kind(), e.ID())
 	}
 	if err := tx.Commit(); err != nil {
@@ -199,7 +224,7 @@ func (s *Store) Delete(ctx context.Context, turnID string, kind dispatch.EntryKi
 // reads fail with spooledartifact.ErrNotFound, which the turn runner
 // renders as expired rather than failing the load.
 func (s *Store) Load(ctx context.Context, turnID string) ([]dispatch.Entry, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT body FROM entries WHERE turn_id = ? ORDER BY seq`, turnID)
+	rows, err := s.loadStmt.QueryContext(ctx, turnID)
 	if err != nil {
 		return nil, dispatch.ErrStore.With(err, "sqlitestore: load %q", turnID)
 	}
