@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm"
 )
 
@@ -24,4 +25,43 @@ func TestFinalRequestNamesUsedTools(t *testing.T) {
 			t.Errorf("body lacks %s:\n%s", want, body)
 		}
 	}
+}
+
+// TestRedactedThinkingRoundTrip: a redacted_thinking block arrives whole
+// and goes back verbatim, in its place before the tool call.
+func TestRedactedThinkingRoundTrip(t *testing.T) {
+	s := newServer(t,
+		sseReply(events(
+			"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB5URj"}}`,
+			"content_block_stop", `{"type":"content_block_stop","index":0}`,
+			"content_block_start", `{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"weather","input":{}}}`,
+			"content_block_delta", `{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":""}}`,
+			"content_block_stop", `{"type":"content_block_stop","index":1}`,
+			"message_delta", `{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":9}}`,
+			"message_stop", `{"type":"message_stop"}`)),
+		sseReply(events("message_stop", `{"type":"message_stop"}`)))
+	m := newModel(t, Config{BaseURL: s.URL, ThinkingBudget: 1024})
+	req := &llm.Request{Tools: []forge.Definition{weatherTool}, Timeline: []dispatch.Entry{userMessage(t, "u1", "hi")}}
+	first := run(t, m, req)
+	if first.Err != nil || len(first.Payloads) != 1 || len(first.Calls) != 1 || first.Calls[0].Args != "" {
+		t.Fatalf("first: %v", first)
+	}
+	payload := first.Payloads[0][len(ReplayThinking)+1:]
+	req.Timeline = append(req.Timeline, thought(t, wireThought{"", payload, ReplayThinking}),
+		toolCall(t, "toolu_1", "weather", `{}`, "sunny", false))
+	if got := run(t, m, req); got.Err != nil {
+		t.Fatal(got.Err)
+	}
+	want := `{"role":"assistant","content":[{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB5URj"},{"type":"tool_use","id":"toolu_1","name":"weather","input":{}}]}`
+	if body := string(s.Body(1)); !strings.Contains(body, want) {
+		t.Errorf("second request lacks %s:\n%s", want, body)
+	}
+}
+
+func events(pairs ...string) string {
+	var b strings.Builder
+	for i := 0; i+1 < len(pairs); i += 2 {
+		b.WriteString("event: " + pairs[i] + "\ndata: " + pairs[i+1] + "\n\n")
+	}
+	return b.String()
 }

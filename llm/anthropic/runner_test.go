@@ -1,4 +1,4 @@
-package anthropic_test
+package anthropic
 
 import (
 	"errors"
@@ -7,18 +7,9 @@ import (
 	"testing"
 
 	"github.com/ebbforge/adk/llm"
-	"github.com/ebbforge/adk/llm/anthropic"
 	"github.com/ebbforge/adk/llm/internal/wiretest"
 	"github.com/ebbforge/adk/turnrunner"
 )
-
-func events(pairs ...string) string {
-	var b strings.Builder
-	for i := 0; i+1 < len(pairs); i += 2 {
-		b.WriteString("event: " + pairs[i] + "\ndata: " + pairs[i+1] + "\n\n")
-	}
-	return b.String()
-}
 
 const start = `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"usage":{"input_tokens":10,"output_tokens":1}}}`
 
@@ -49,7 +40,7 @@ func TestRunnerOverTheWire(t *testing.T) {
 			"message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":8}}`,
 			"message_stop", `{"type":"message_stop"}`)),
 	)
-	m, err := anthropic.New(anthropic.Config{BaseURL: s.URL, Model: "claude", ThinkingBudget: 1024})
+	m, err := New(Config{BaseURL: s.URL, Model: "claude", ThinkingBudget: 1024})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +69,7 @@ func TestRunnerMidStreamError(t *testing.T) {
 		"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
 		"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Let me"}}`,
 		"error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)))
-	m, err := anthropic.New(anthropic.Config{BaseURL: s.URL, Model: "claude"})
+	m, err := New(Config{BaseURL: s.URL, Model: "claude"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,14 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
+var now = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+
+// checkGolden compares an indented request body with its golden file.
+func checkGolden(t *testing.T, name string, body []byte) {
+	t.Helper()
+	golden.Check(t, name, indent(t, body), *update)
+}
+
 const openRouterSignature = "Eq0ECkgIDRABGAIqQM/zwzd9QrbMZ79kRrc7C/5+aoKK90YBv7ZbImUoagaaGZvOU3SP14cZRUHB0b+fLRHRC8LLhfcfaQiGOGAxwdoSDIbgptNVmRLyYm/sdhoMI7e1X+W59yUjKZVlIjAqlULqwvQixLC+CkI+RvLV4hHztMBsL/kzC5raPmOTiEVmCaQ5c7W4fXO3Mon1cZAqkgNVe2nmngGw6pcyT7NffJiTFdTsCng7MUiRRJEF/ewiBLEFGMIPyMN/yUsjQnMewYzwYtsnaf3NGiv15hJ3xrAwdn0YW5k6oU5Fw33QYby3cMAxJxO/Pfz4vQEqEz01veyKIUoIN1ohc/ntl59HQCBxblYiiOvenqc7FZXtTSamyK5aXDaV7chH1xYJYffZGDs4RBYEObRjWADgTi4r01G3RdXMA9UAPbJ2w4y0u85g18EFnIiqfJbm3TfQXtevWaRT8lFV8gaSqjzpqq0a6V3RbZWT/I2iJOVrWxRlVcZWR1/vaR9HkaJsz0d1Gi25UrfJHxsB4QnZKfvDHQ6DrX79FHPvGmfwvUb/BOxjrtARlnKKiMzd15nT9XiDhc1PuUKv7+4mM8XIlG47FQGcGO4MSZMr5hFQsYTlYPx/WfNKrayx+WJ3qPVelJ78+BFLzaoZ2JFjEQJqS+ULV1ZOjkYZNE5Ab/kjUpu6YklsKvdzjfdtBLA94m5g5L4zk6ygJMBjCIQ6ziSW4AAzYQeJjnyJOwYYAQ=="
 
 // TestReplayFixtures replays every recorded stream and checks what it
@@ -116,7 +124,6 @@ func toolCall(t *testing.T, id, name, args, result string) *forge.ToolCall {
 	if err != nil {
 		t.Fatal(err)
 	}
-	now := time.Now()
 	c, err := forge.NewToolCall(forge.RawToolCall{ID: id, Tool: name, Args: json.RawMessage(args), Checksum: sum,
 		Results: forge.NewTokenizable(result), IsComplete: true, CreatedAt: now, CompletedAt: now})
 	if err != nil {
