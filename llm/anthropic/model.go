@@ -18,8 +18,8 @@ const (
 	DefaultBaseURL        = "https://api.anthropic.com"
 	DefaultVersion        = "2023-06-01"
 	DefaultMaxTokens      = 4096
-	DefaultRequestTimeout = 2 * time.Minute
-	DefaultIdleTimeout    = time.Minute
+	DefaultRequestTimeout = 10 * time.Minute
+	DefaultIdleTimeout    = 5 * time.Minute
 )
 
 // Config configures a [Model]. Model is required; the zero value of every

@@ -50,10 +50,12 @@ type Config struct {
 	IdleTimeout time.Duration
 }
 
-// Default timeouts.
+// Default timeouts: generous, because a whole (non-streamed) response
+// arrives only once generated, and some reasoning models stream nothing
+// while they think.
 const (
-	DefaultRequestTimeout = 2 * time.Minute
-	DefaultIdleTimeout    = time.Minute
+	DefaultRequestTimeout = 10 * time.Minute
+	DefaultIdleTimeout    = 5 * time.Minute
 )
 
 // Model is a model served over Chat Completions. It is safe for
