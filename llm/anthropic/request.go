@@ -7,6 +7,7 @@ import (
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/internal/wire"
+	"github.com/ebbforge/adk/media"
 )
 
 // Wire types of a Messages request. Only what the adapter sends.
@@ -156,7 +157,11 @@ func messages(ctx context.Context, req *llm.Request) ([]message, error) {
 		case llm.TurnUser:
 			for _, e := range turn.Entries {
 				if e.Message != nil {
-					user(raw(textBlock{"text", e.Message.Text()}))
+					blocks, err := userBlocks(ctx, e.Message)
+					if err != nil {
+						return nil, err
+					}
+					user(blocks...)
 				}
 			}
 		case llm.TurnAssistant:
@@ -175,6 +180,46 @@ func messages(ctx context.Context, req *llm.Request) ([]message, error) {
 		}
 	}
 	return msgs, nil
+}
+
+// mediaBlock is an image or document block with inline base64 data.
+type mediaBlock struct {
+	Type   string      `json:"type"`
+	Source mediaSource `json:"source"`
+}
+
+type mediaSource struct {
+	Type      string `json:"type"`
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
+}
+
+// userBlocks is a user message as content blocks: its text, then its
+// attachments. Images and PDF documents go inline as base64; the API takes
+// no other media, so those are named in a text block.
+func userBlocks(ctx context.Context, msg *dispatch.Message) ([]json.RawMessage, error) {
+	var blocks []json.RawMessage
+	if t := msg.Text(); t != "" || len(msg.Attachments()) == 0 {
+		blocks = append(blocks, raw(textBlock{"text", t}))
+	}
+	for _, a := range msg.Attachments() {
+		typ := ""
+		switch {
+		case a.Kind() == media.KindImage:
+			typ = "image"
+		case a.MIMEType() == "application/pdf":
+			typ = "document"
+		default:
+			blocks = append(blocks, raw(textBlock{"text", "[" + string(a.Kind()) + " " + a.MIMEType() + " " + a.Filename() + "]"}))
+			continue
+		}
+		data, err := a.Base64(ctx)
+		if err != nil {
+			return nil, err
+		}
+		blocks = append(blocks, raw(mediaBlock{typ, mediaSource{"base64", a.MIMEType(), data}}))
+	}
+	return blocks, nil
 }
 
 func assistant(turn llm.Turn) message {

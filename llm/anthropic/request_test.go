@@ -7,6 +7,7 @@ import (
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm"
+	"github.com/ebbforge/adk/llm/internal/wiretest"
 )
 
 // TestFinalRequestNamesUsedTools: on the loop guard's last iteration no
@@ -64,4 +65,18 @@ func events(pairs ...string) string {
 		b.WriteString("event: " + pairs[i] + "\ndata: " + pairs[i+1] + "\n\n")
 	}
 	return b.String()
+}
+
+// TestAttachments: images and PDFs go inline as base64; other media are
+// named.
+func TestAttachments(t *testing.T) {
+	s := newServer(t, sseReply(events("message_stop", `{"type":"message_stop"}`)))
+	req := &llm.Request{Timeline: []dispatch.Entry{wiretest.AttachmentMessage(t)}}
+	if got := run(t, newModel(t, Config{BaseURL: s.URL}), req); got.Err != nil {
+		t.Fatal(got.Err)
+	}
+	want := `{"role":"user","content":[{"type":"text","text":"What is this?"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"YWJj"}},{"type":"text","text":"[audio audio/wav b.wav]"},{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"YWJj"}}]}`
+	if body := string(s.Body(0)); !strings.Contains(body, want) {
+		t.Errorf("body lacks %s:\n%s", want, body)
+	}
 }

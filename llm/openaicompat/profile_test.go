@@ -2,12 +2,14 @@ package openaicompat
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/ebbforge/adk/canonical"
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm"
+	"github.com/ebbforge/adk/llm/internal/wiretest"
 )
 
 // TestProfilesReplay sends the same history (a response that reasoned and
@@ -50,5 +52,18 @@ func TestProfilesReplay(t *testing.T) {
 			}
 			checkGolden(t, "profile-"+p.Name, s.Body(0))
 		})
+	}
+}
+
+// TestAttachments: images go inline as data URLs; other media are named.
+func TestAttachments(t *testing.T) {
+	s := newServer(t, sseReply(`data: {"choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop"}]}`+"\n\n"))
+	req := &llm.Request{Timeline: []dispatch.Entry{wiretest.AttachmentMessage(t)}}
+	if got := run(t, newModel(t, Config{BaseURL: s.URL}), req); got.Err != nil {
+		t.Fatal(got.Err)
+	}
+	want := `{"role":"user","content":[{"type":"text","text":"What is this?"},{"type":"image_url","image_url":{"url":"data:image/png;base64,YWJj"}},{"type":"text","text":"[audio audio/wav b.wav]"},{"type":"text","text":"[document application/pdf c.pdf]"}]}`
+	if body := string(s.Body(0)); !strings.Contains(body, want) {
+		t.Errorf("body lacks %s:\n%s", want, body)
 	}
 }

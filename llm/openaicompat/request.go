@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/internal/wire"
+	"github.com/ebbforge/adk/media"
 )
 
 // Wire types of a Chat Completions request. Only what the adapter sends.
@@ -28,8 +30,10 @@ type streamOptions struct {
 }
 
 type chatMessage struct {
-	Role             string          `json:"role"`
-	Content          *string         `json:"content"`
+	Role string `json:"role"`
+	// Content is a string, null (an assistant turn of tool calls only) or,
+	// for a user message with images, an array of parts.
+	Content          any             `json:"content"`
 	ReasoningContent string          `json:"reasoning_content,omitempty"`
 	ReasoningDetails json.RawMessage `json:"reasoning_details,omitempty"`
 	ToolCalls        []chatToolCall  `json:"tool_calls,omitempty"`
@@ -123,7 +127,11 @@ func (m *Model) messages(ctx context.Context, req *llm.Request) ([]chatMessage, 
 		case llm.TurnUser:
 			for _, e := range turn.Entries {
 				if e.Message != nil {
-					msgs = append(msgs, chatMessage{Role: "user", Content: ptr(e.Message.Text())})
+					content, err := userContent(ctx, e.Message)
+					if err != nil {
+						return nil, err
+					}
+					msgs = append(msgs, chatMessage{Role: "user", Content: content})
 				}
 			}
 		case llm.TurnAssistant:
@@ -183,3 +191,46 @@ func (m *Model) assistant(turn llm.Turn) chatMessage {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// contentPart is one part of a user message's content array.
+type contentPart struct {
+	Type     string    `json:"type"`
+	Text     string    `json:"text,omitempty"`
+	ImageURL *imageURL `json:"image_url,omitempty"`
+}
+
+type imageURL struct {
+	URL string `json:"url"`
+}
+
+// describe names a medium the server is not sent.
+func describe(m *media.Media) string {
+	return "[" + string(m.Kind()) + " " + m.MIMEType() + " " + m.Filename() + "]"
+}
+
+// userContent is a user message's content: its text, or with attachments
+// an array of parts. Images go inline as data URLs, which every compatible
+// server with vision takes; other media are named in a text part, since
+// most of these servers take no audio or files.
+func userContent(ctx context.Context, msg *dispatch.Message) (any, error) {
+	atts := msg.Attachments()
+	if len(atts) == 0 {
+		return msg.Text(), nil
+	}
+	var parts []contentPart
+	if t := msg.Text(); t != "" {
+		parts = append(parts, contentPart{Type: "text", Text: t})
+	}
+	for _, a := range atts {
+		if a.Kind() != media.KindImage {
+			parts = append(parts, contentPart{Type: "text", Text: describe(a)})
+			continue
+		}
+		u, err := a.DataURL(ctx)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, contentPart{Type: "image_url", ImageURL: &imageURL{URL: u}})
+	}
+	return parts, nil
+}
