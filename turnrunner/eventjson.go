@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/safetext"
 	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/media"
 )
@@ -52,7 +53,7 @@ func errorJSON(err error) *wireError {
 	if err == nil {
 		return nil
 	}
-	return &wireError{Code: errorCode(err), Message: err.Error()}
+	return &wireError{Code: errorCode(err), Message: safetext.String(err.Error())}
 }
 
 // errorCode is the stable code of err as the wire form writes it: the
@@ -348,7 +349,7 @@ func resultJSON(ctx context.Context, e ToolCallContent) *wireResult {
 			w := &wireResult{Kind: "handle"}
 			h, err := llm.RenderResult(ctx, call) // the handle, or llm.ArtifactExpiredText
 			if err != nil {
-				h = "(handle unavailable: " + err.Error() + ")"
+				h = "(handle unavailable: " + safetext.String(err.Error()) + ")"
 			}
 			w.Handle = h
 			a := res.Artifacts()[0]
@@ -359,7 +360,7 @@ func resultJSON(ctx context.Context, e ToolCallContent) *wireResult {
 		}
 		text, err := llm.RenderResult(ctx, call)
 		if err != nil {
-			text = "(result unavailable: " + err.Error() + ")"
+			text = "(result unavailable: " + safetext.String(err.Error()) + ")"
 		}
 		return textResult(text)
 	case forge.ResultText:
@@ -419,7 +420,7 @@ func gatePayload(p any) (json.RawMessage, string) {
 	}
 	b, err := json.Marshal(p)
 	if err != nil {
-		return json.RawMessage("null"), err.Error()
+		return json.RawMessage("null"), safetext.String(err.Error())
 	}
 	return b, ""
 }

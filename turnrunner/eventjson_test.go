@@ -144,3 +144,22 @@ func TestEventWireForm(t *testing.T) {
 }
 
 var gateIDs = regexp.MustCompile(`"approval-[0-9a-f-]{36}"`)
+
+// An error's text is model or tool output as often as not: its wire form
+// must not carry terminal escapes or invalid UTF-8 to a page.
+func TestEventWireFormErrorIsSafeText(t *testing.T) {
+	ev := turnrunner.Error{Err: errors.New("boom \x1b[31mred\x00\xff")}
+	b, err := turnrunner.MarshalEvent(context.Background(), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Error struct{ Message string } `json:"error"`
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("%v in %s", err, b)
+	}
+	if want := "boom ␛[31mred␀\uFFFD"; got.Error.Message != want {
+		t.Fatalf("message = %q, want %q (wire %s)", got.Error.Message, want, b)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ebbforge/adk/internal/safetext"
 	"github.com/ebbforge/adk/turnrunner"
 )
 
@@ -265,7 +266,7 @@ func errText(err error, fallback string) string {
 	if err == nil {
 		return fallback
 	}
-	return err.Error()
+	return safetext.String(err.Error())
 }
 
 // itoa is strconv.Itoa, kept short for the encoders.
