@@ -122,3 +122,43 @@ func BenchmarkEventThroughput(b *testing.B) {
 		b.ReportMetric(float64(c1-c0)/float64(events), "cpu-ns/event")
 	}
 }
+
+// BenchmarkToolCallPerIteration measures the common shape: one call of a
+// trivial typed tool per response, ten responses, then an answer. Every
+// iteration adds one artifact, so the artifact_* tools change each time.
+func BenchmarkToolCallPerIteration(b *testing.B) {
+	const iterations = 10
+	type addArgs struct {
+		A int `json:"a"`
+		B int `json:"b"`
+	}
+	add, err := forge.NewTypedTool("add", "adds two numbers",
+		func(ctx context.Context, a addArgs, inv forge.Invocation) (forge.Output, error) {
+			return forge.TextOutput(fmt.Sprint(a.A + a.B)), nil
+		}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	steps := make([]scripted.Step, 0, iterations+1)
+	for i := range iterations {
+		steps = append(steps, scripted.Use(scripted.Call{ID: fmt.Sprintf("c%d", i), Name: "add", Args: fmt.Sprintf(`{"a":%d,"b":2}`, i)}))
+	}
+	steps = append(steps, scripted.Say("done"))
+	m := scripted.New(steps...)
+	r := newRunner(b, m, &turnrunner.Options{Tools: []*forge.Tool{add}})
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Reset()
+		ch, err := r.Run(ctx, turnrunner.Input{Prompt: "go"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for ev := range ch {
+			if e, ok := ev.(turnrunner.TurnEnd); ok && e.Status != turnrunner.TurnCompleted {
+				b.Fatalf("turn %s: %v", e.Status, e.Err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*iterations), "ns/call")
+}

@@ -25,7 +25,7 @@
 //
 // The tool calls of one response are announced ([ToolCallContent] with
 // IsComplete false), run in parallel with at most Options.MaxParallelTools
-// at once (default 4), each under its own timeout, and completed with the
+// at once (default 16, sized for I/O-bound tools), each under its own timeout, and completed with the
 // same ID; they are stored in call order. Errors, panics, timeouts, unknown
 // tools and bad arguments become error results the model sees — never a
 // dead turn. Text, bytes and streams are spooled (spooledartifact) under

@@ -16,7 +16,12 @@ import (
 
 // Defaults used when the corresponding Options field is zero.
 const (
-	DefaultMaxParallelTools = 4
+	// DefaultMaxParallelTools is 16: tools are mostly I/O-bound (HTTP,
+	// databases, subprocesses), so a response's calls should overlap their
+	// waits rather than queue behind a CPU-sized bound. Sixteen covers the
+	// parallel fan-outs models produce in practice in one round; set
+	// Options.MaxParallelTools lower for CPU-heavy tools.
+	DefaultMaxParallelTools = 16
 	DefaultEventBuffer      = 64
 	// DefaultMaxToolCallArgBytes caps the tool-call argument bytes of one
 	// model response (8 MiB).
@@ -64,7 +69,7 @@ type Options struct {
 	// Loop is the loop guard (zero value: on, with defaults).
 	Loop dispatch.LoopPolicy
 	// MaxParallelTools bounds the tools of one response running at once;
-	// 0 means DefaultMaxParallelTools, 1 runs them one by one.
+	// 0 means DefaultMaxParallelTools (16), 1 runs them one by one.
 	MaxParallelTools int
 	// MaxToolCallArgBytes caps the tool-call bytes (arguments, ids and
 	// names) of one model response; 0 means DefaultMaxToolCallArgBytes. Past the cap the runner
