@@ -152,7 +152,8 @@ func (a *Artifact) Cat(ctx context.Context, start, end int) ([]string, error) {
 
 // EachLine calls fn with each line in [start, end) (clamped as Cat does, a
 // negative end meaning ToEnd), in
-// order, without collecting them; line is valid only during the call. It
+// order, without collecting them; line is valid only during the call and
+// must not be modified (it may be the stored text itself). It
 // stops at fn's first error and returns it.
 func (a *Artifact) EachLine(ctx context.Context, start, end int, fn func(i int, line []byte) error) error {
 	if err := ctx.Err(); err != nil {

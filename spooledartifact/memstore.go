@@ -38,15 +38,21 @@ func NewMemoryStore() *MemoryStore {
 // Write drains r into memory under id, replacing any previous entry; readers
 // of the previous entry keep their snapshot. Nothing is stored if r or ctx
 // fails.
+//
+// The content is held once, never in a buffer grown by doubling: text given
+// through [WriteString] or [SpoolString] is kept as the string itself (no
+// copy); a reader that knows its length (a Len method, as bytes.Reader,
+// strings.Reader and bytes.Buffer have) is read into one buffer of that
+// size; any other reader is read in chunks joined once at the end.
 func (s *MemoryStore) Write(ctx context.Context, id string, r io.Reader) (Reader, error) {
 	if err := ValidateID(id); err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	if _, err := io.Copy(&buf, ctxReader{ctx, r}); err != nil {
+	data, err := readAllSized(ctx, r)
+	if err != nil {
 		return nil, err
 	}
-	sr := newMemoryReader(buf.Bytes(), s.shape)
+	sr := newMemoryReader(data, s.shape)
 	s.mu.Lock()
 	s.entries[id] = memEntry{r: sr, written: s.now()}
 	s.mu.Unlock()
@@ -173,9 +179,10 @@ func WriteBytes(ctx context.Context, s Store, id string, b []byte) (Reader, erro
 	return s.Write(ctx, id, bytes.NewReader(b))
 }
 
-// WriteString stores text under id.
+// WriteString stores text under id. A MemoryStore (also under a Scope)
+// keeps the string itself rather than a copy of it.
 func WriteString(ctx context.Context, s Store, id string, text string) (Reader, error) {
-	return s.Write(ctx, id, strings.NewReader(text))
+	return s.Write(ctx, id, newTextReader(text))
 }
 
 // DeleteAll deletes every id with the given prefix from s and returns how

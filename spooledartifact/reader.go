@@ -16,7 +16,8 @@ import (
 // package's stores implement it; Artifact falls back to Reader.Line without it.
 type LineRanger interface {
 	// Lines calls fn for each line in [start, end) (clamped) in order; line
-	// is only valid during the call. It stops at fn's first error and
+	// is only valid during the call and must not be modified (it may be
+	// the stored text itself). It stops at fn's first error and
 	// returns it, and stops with ctx's error when ctx is cancelled.
 	Lines(ctx context.Context, start, end int, fn func(i int, line []byte) error) error
 }

@@ -44,9 +44,10 @@ func Spool(ctx context.Context, store Store, id string, kind forge.ArtifactKind,
 	return k.Wrap(ctx, artID, reader)
 }
 
-// SpoolString is Spool over a string.
+// SpoolString is Spool over a string. A MemoryStore (also under a Scope)
+// keeps the string itself rather than a copy of it.
 func SpoolString(ctx context.Context, store Store, id string, kind forge.ArtifactKind, text string) (forge.Artifact, error) {
-	return Spool(ctx, store, id, kind, strings.NewReader(text))
+	return Spool(ctx, store, id, kind, newTextReader(text))
 }
 
 // Scope is a turn's view of a store: every id is prefixed with the scope's

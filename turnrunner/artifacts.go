@@ -28,7 +28,9 @@ func (r *Runner) spool(ctx context.Context, store spooledartifact.Store, id stri
 	var src io.Reader
 	switch out.Kind() {
 	case forge.OutputText:
-		src = strings.NewReader(out.Text())
+		// SpoolString lets the default in-memory store keep the text
+		// itself instead of a copy.
+		return spooledartifact.SpoolString(ctx, store, id, kind, out.Text())
 	case forge.OutputBytes:
 		src = bytes.NewReader(out.Bytes())
 	default:

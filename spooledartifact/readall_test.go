@@ -1,0 +1,105 @@
+package spooledartifact
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// lyingLen announces fewer bytes than it gives.
+type lyingLen struct {
+	io.Reader
+	n int
+}
+
+func (l lyingLen) Len() int { return l.n }
+
+// cancelAfter cancels its context once it has given n bytes.
+type cancelAfter struct {
+	r      io.Reader
+	n      int
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if c.n -= n; c.n <= 0 {
+		c.cancel()
+	}
+	return n, err
+}
+
+func TestReadAllSizedHoldsTheContentOnce(t *testing.T) {
+	content := strings.Repeat("line of text\n", 100_000) // 1.3 MB
+	tests := []struct {
+		name    string
+		r       func() io.Reader
+		wantCap int // the buffer's capacity: what the store holds
+	}{
+		{"bytes.Reader is read into its length", func() io.Reader { return bytes.NewReader([]byte(content)) }, len(content) + 1},
+		{"strings.Reader is read into its length", func() io.Reader { return strings.NewReader(content) }, len(content) + 1},
+		{"unknown length is joined once", func() io.Reader { return io.MultiReader(strings.NewReader(content)) }, len(content)},
+		{"a Len that undercounts still reads everything", func() io.Reader { return lyingLen{strings.NewReader(content), 10} }, -1},
+		{"empty", func() io.Reader { return io.MultiReader() }, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := readAllSized(context.Background(), tt.r())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != content && !(tt.wantCap == 0 && len(got) == 0) {
+				t.Fatalf("read %d bytes, want the %d written", len(got), len(content))
+			}
+			if tt.wantCap >= 0 && cap(got) != tt.wantCap {
+				t.Errorf("cap = %d, want %d (content %d bytes)", cap(got), tt.wantCap, len(content))
+			}
+		})
+	}
+}
+
+func TestReadAllSizedStopsOnCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r := &cancelAfter{r: io.MultiReader(strings.NewReader(strings.Repeat("x", 1<<20))), n: 64 << 10, cancel: cancel}
+	if _, err := readAllSized(ctx, r); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
+
+func TestMemoryStoreKeepsTheStringItself(t *testing.T) {
+	ctx := context.Background()
+	text := strings.Repeat("abc\n", 1000)
+	store := NewMemoryStore()
+	for _, s := range []Store{store, NewScope(store, "turn", nil)} {
+		r, err := WriteString(ctx, s, "id", text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sr := r.(*spoolReader)
+		if unsafe.SliceData(sr.data) != unsafe.StringData(text) {
+			t.Errorf("%T: the store copied the text", s)
+		}
+		if n, err := r.Open(ctx); err != nil {
+			t.Fatal(err)
+		} else if b, _ := io.ReadAll(n); string(b) != text {
+			t.Errorf("%T: content differs", s)
+		}
+	}
+	// A partly read text reader is stored from where it stands.
+	tr := newTextReader("skip:kept")
+	if _, err := tr.Read(make([]byte, 5)); err != nil {
+		t.Fatal(err)
+	}
+	r, err := store.Write(ctx, "partial", tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(r.(*spoolReader).data); got != "kept" {
+		t.Errorf("partly read text stored as %q, want %q", got, "kept")
+	}
+}
