@@ -127,7 +127,17 @@ func (s *DiskStore) Write(ctx context.Context, id string, r io.Reader) (Reader, 
 	}
 	src := ctxReader{ctx, r}
 	var head bytes.Buffer
-	if s.threshold > 0 {
+	// A reader that knows its length (a Len method) and is over the
+	// threshold goes straight to a file; one under it is buffered in one
+	// allocation rather than a doubling buffer.
+	known := int64(-1)
+	if l, ok := r.(interface{ Len() int }); ok {
+		known = int64(l.Len())
+	}
+	if s.threshold > 0 && known <= s.threshold {
+		if known >= 0 {
+			head.Grow(int(known) + bytes.MinRead)
+		}
 		if _, err := io.CopyN(&head, src, s.threshold+1); err != nil && err != io.EOF {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
@@ -101,5 +102,30 @@ func TestMemoryStoreKeepsTheStringItself(t *testing.T) {
 	}
 	if got := string(r.(*spoolReader).data); got != "kept" {
 		t.Errorf("partly read text stored as %q, want %q", got, "kept")
+	}
+}
+
+// TestDiskStoreSpillsAKnownLengthWithoutBuffering checks that a reader
+// whose Len is over the spill threshold goes straight to a file: the write
+// allocates far less than the threshold it would otherwise buffer.
+func TestDiskStoreSpillsAKnownLengthWithoutBuffering(t *testing.T) {
+	s, err := NewDiskStore(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Repeat("0123456789abcdef\n", (3*DefaultSpillThreshold)/17)
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	r, err := s.Write(context.Background(), "big", strings.NewReader(text))
+	runtime.ReadMemStats(&m1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.(io.Closer).Close()
+	if r.ByteLength() != int64(len(text)) {
+		t.Fatalf("stored %d bytes, want %d", r.ByteLength(), len(text))
+	}
+	if got := m1.TotalAlloc - m0.TotalAlloc; got > DefaultSpillThreshold/2 {
+		t.Errorf("writing %d bytes allocated %d, want well under the %d-byte threshold", len(text), got, DefaultSpillThreshold)
 	}
 }
