@@ -71,6 +71,27 @@ func ExampleForgeTools() {
 	// gamma
 }
 
+func ExampleForger() {
+	ctx := context.Background()
+	store := spooledartifact.NewMemoryStore()
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	fetch := func(id, text string) *forge.ToolCall {
+		art, _ := spooledartifact.SpoolString(ctx, store, id, nil, text)
+		call, _ := forge.NewToolCall(forge.RawToolCall{ID: id, Tool: "fetch_log", Args: map[string]any{},
+			Checksum: strings.Repeat("0", 64), Results: art, IsComplete: true, CreatedAt: now, CompletedAt: now})
+		return call
+	}
+	f := spooledartifact.NewForger(nil)
+	calls := []*forge.ToolCall{fetch("call_1", "alpha")}
+	first, _ := f.Update(calls)
+	again, _ := f.Update(calls) // nothing new: the same tools
+	calls = append(calls, fetch("call_2", "beta"))
+	grown, _ := f.Update(calls) // a new artifact: forged again
+	fmt.Println(len(first), first[0] == again[0], first[0] == grown[0])
+	// Output:
+	// 7 true false
+}
+
 func ExampleRenderHandle() {
 	ctx := context.Background()
 	store := spooledartifact.NewMemoryStore()

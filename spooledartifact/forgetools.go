@@ -104,99 +104,197 @@ func KindOf(a forge.Artifact) Kind {
 // The artifact's stored bytes are untouched, and patterns still match
 // them (artifact_grep searches the stored bytes, then renders the lines).
 //
-// The turn runner forges anew whenever the artifacts change, and a forged
-// tool is rarely called, so the tools are built with forge's LazySchema:
-// their schema documents are assembled from cached pieces and only
-// resolved on a tool's first call. A kind method whose Params are not a
-// JSON object fails ForgeTools; one whose schema is otherwise unusable
+// A forged tool is rarely called, so the tools are built with forge's
+// LazySchema: their schema documents are assembled from cached pieces and
+// only resolved on a tool's first call. A kind method whose Params are not
+// a JSON object fails ForgeTools; one whose schema is otherwise unusable
 // (a bad pattern, a default of the wrong type) fails each call of its tool
 // with forge.ErrInvalidInitialToolValue.
+//
+// To keep the tools of a growing list of calls up to date, use a [Forger],
+// which rebuilds only what new artifacts change.
 func ForgeTools(calls []*forge.ToolCall, opts *ForgeOptions) (*forge.Registry, error) {
-	base, err := forgeBaseFor(opts.maxAnswerBytes())
+	tools, err := NewForger(opts).Update(calls)
 	if err != nil {
 		return nil, err
 	}
-	// kindTool is a tool a Kind adds: the first artifact's method
-	// defines it, and only the artifacts of kinds with it may be queried.
-	type kindTool struct {
-		def Method
-		ids []string
+	return forge.NewRegistry(tools...)
+}
+
+// Forger keeps the artifact_* tools of ForgeTools up to date over a list
+// of calls that grows, as a turn's does: Update looks only at the calls
+// appended since its last call, and forges tools again only when they
+// brought a queryable artifact, and then only the tools whose enum of call
+// ids changed (the base ones, and the tools of the new artifacts' kinds).
+// Not safe for concurrent use; the tools it returns are. The zero value is
+// not usable: call NewForger.
+type Forger struct {
+	limit int // the answers' byte cap (< 0: none)
+	base  *forgeBase
+	// seen are the calls of the last Update, to tell an append from a
+	// change; table, ids and enum describe their queryable artifacts.
+	seen      []*forge.ToolCall
+	table     *entryTable
+	ids       []string
+	enum      []byte // ids as a JSON array
+	kindTools map[string]*kindTool
+	kindOrder []string
+	handlers  map[string]forge.ArtifactHandler // by tool name; they read table
+	tools     []*forge.Tool
+}
+
+// kindTool is a tool a Kind adds: the first artifact's method defines it,
+// and only the artifacts of kinds with it may be queried.
+type kindTool struct {
+	def  Method
+	tmpl schemaTemplate
+	ids  []string
+	tool *forge.Tool // nil when ids changed since it was forged
+}
+
+// NewForger returns a Forger with no calls yet.
+func NewForger(opts *ForgeOptions) *Forger {
+	return &Forger{limit: opts.maxAnswerBytes()}
+}
+
+// Update returns the artifact_* tools over calls, as ForgeTools would
+// forge them, in the same order. When calls extends the calls of the last
+// Update (the same calls first, by identity) only the appended ones are
+// looked at; when those add no queryable artifact the tools returned are
+// the very same as last time. Otherwise the tools are built afresh. The
+// caller must not modify the returned slice.
+func (f *Forger) Update(calls []*forge.ToolCall) ([]*forge.Tool, error) {
+	if f.base == nil || len(calls) < len(f.seen) || !slices.Equal(calls[:len(f.seen)], f.seen) {
+		if err := f.reset(); err != nil {
+			return nil, err
+		}
 	}
-	queryable := artifactCalls(calls)
-	var (
-		ids       = make([]string, 0, len(queryable))
-		entries   = make(map[string]artifactEntry, len(queryable))
-		kindTools = map[string]*kindTool{}
-		kindOrder []string
-	)
-	for _, c := range queryable {
+	fresh := calls[len(f.seen):]
+	f.seen = append(f.seen, fresh...)
+	added, err := f.add(fresh)
+	if err == nil && (added || f.tools == nil) {
+		err = f.forge()
+	}
+	if err != nil {
+		f.base = nil // start over next time
+		return nil, err
+	}
+	return f.tools, nil
+}
+
+// reset forgets every call.
+func (f *Forger) reset() error {
+	base, err := forgeBaseFor(f.limit)
+	if err != nil {
+		return err
+	}
+	*f = Forger{limit: f.limit, base: base, table: &entryTable{m: map[string]artifactEntry{}},
+		kindTools: map[string]*kindTool{}, handlers: map[string]forge.ArtifactHandler{}}
+	return nil
+}
+
+// add records the queryable artifacts of calls (ids already known are
+// skipped: the first wins) and reports whether there were any.
+func (f *Forger) add(calls []*forge.ToolCall) (bool, error) {
+	added := false
+	for _, c := range artifactCalls(calls) {
 		a, id := c.art, c.call.ID()
-		ids = append(ids, id)
+		if _, dup := f.table.get(id); dup {
+			continue
+		}
+		idJSON, err := json.Marshal(id)
+		if err != nil {
+			return false, err
+		}
+		if len(f.enum) == 0 {
+			f.enum = append(f.enum, '[')
+		} else {
+			f.enum[len(f.enum)-1] = ','
+		}
+		f.enum = append(append(f.enum, idJSON...), ']')
+		f.ids = append(f.ids, id)
+		added = true
 		var own []Method
 		if k := KindOf(a); k != nil {
 			own = k.Methods()
 		}
 		if len(own) == 0 {
-			entries[id] = artifactEntry{art: a, methods: base.byTool}
+			f.table.put(id, artifactEntry{art: a, methods: f.base.byTool})
 			continue
 		}
-		merged := mergeMethods(base.methods, own)
+		merged := mergeMethods(f.base.methods, own)
 		methods := make(map[string]Method, len(merged))
 		for _, m := range merged {
 			methods[m.Tool] = m
 		}
 		// The names own adds are after the base ones, in the order first
 		// seen; the first artifact with a name defines its tool.
-		for _, m := range merged[len(base.methods):] {
-			t := kindTools[m.Tool]
+		for _, m := range merged[len(f.base.methods):] {
+			t := f.kindTools[m.Tool]
 			if t == nil {
-				t = &kindTool{def: m}
-				kindTools[m.Tool] = t
-				kindOrder = append(kindOrder, m.Tool)
+				tmpl, err := newSchemaTemplate(m)
+				if err != nil {
+					return false, err
+				}
+				t = &kindTool{def: m, tmpl: tmpl}
+				f.kindTools[m.Tool] = t
+				f.kindOrder = append(f.kindOrder, m.Tool)
 			}
-			t.ids = append(t.ids, id)
+			t.ids, t.tool = append(t.ids, id), nil
 		}
-		entries[id] = artifactEntry{art: a, methods: methods}
+		f.table.put(id, artifactEntry{art: a, methods: methods})
 	}
-	if len(ids) == 0 {
-		return forge.NewRegistry()
-	}
-	allEnum, err := json.Marshal(ids)
-	if err != nil {
-		return nil, err
-	}
-	toolOpts := &forge.ToolOptions{Ephemeral: true, OnCollision: forge.CollisionReplace, LazySchema: true}
-	list := make([]*forge.Tool, 0, len(base.methods)+len(kindOrder))
-	add := func(m Method, tmpl schemaTemplate, enum []byte) error {
-		t, err := forge.NewArtifactTool(m.Tool, m.Description, tmpl.doc(enum), dispatchHandler(m.Tool, entries), toolOpts)
-		if err != nil {
-			return fmt.Errorf("spooledartifact: forge %s: %w", m.Tool, err)
-		}
-		list = append(list, t)
+	return added, nil
+}
+
+// forge builds the tools whose enum changed into a new list (a list
+// returned before is never modified).
+func (f *Forger) forge() error {
+	if len(f.ids) == 0 {
+		f.tools = []*forge.Tool{}
 		return nil
 	}
-	for i, m := range base.methods {
-		if err := add(m, base.templates[i], allEnum); err != nil {
-			return nil, err
+	toolOpts := &forge.ToolOptions{Ephemeral: true, OnCollision: forge.CollisionReplace, LazySchema: true}
+	build := func(m Method, tmpl schemaTemplate, enum []byte) (*forge.Tool, error) {
+		h := f.handlers[m.Tool]
+		if h == nil {
+			h = dispatchHandler(m.Tool, f.table)
+			f.handlers[m.Tool] = h
 		}
-	}
-	for _, name := range kindOrder {
-		t := kindTools[name]
-		tmpl, err := newSchemaTemplate(t.def)
+		t, err := forge.NewArtifactTool(m.Tool, m.Description, tmpl.doc(enum), h, toolOpts)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("spooledartifact: forge %s: %w", m.Tool, err)
 		}
-		enum := allEnum
-		if len(t.ids) < len(ids) { // else the same ids, in the same order
-			if enum, err = json.Marshal(t.ids); err != nil {
-				return nil, err
-			}
-		}
-		if err := add(t.def, tmpl, enum); err != nil {
-			return nil, err
-		}
+		return t, nil
 	}
-	return forge.NewRegistry(list...)
+	tools := make([]*forge.Tool, 0, len(f.base.methods)+len(f.kindOrder))
+	for i, m := range f.base.methods {
+		t, err := build(m, f.base.templates[i], f.enum)
+		if err != nil {
+			return err
+		}
+		tools = append(tools, t)
+	}
+	for _, name := range f.kindOrder {
+		kt := f.kindTools[name]
+		if kt.tool == nil {
+			enum := f.enum
+			if len(kt.ids) < len(f.ids) { // else the same ids, in the same order
+				var err error
+				if enum, err = json.Marshal(kt.ids); err != nil {
+					return err
+				}
+			}
+			t, err := build(kt.def, kt.tmpl, enum)
+			if err != nil {
+				return err
+			}
+			kt.tool = t
+		}
+		tools = append(tools, kt.tool)
+	}
+	f.tools = tools
+	return nil
 }
 
 // artifactEntry is a queryable artifact and its methods by tool name.
@@ -205,14 +303,35 @@ type artifactEntry struct {
 	methods map[string]Method
 }
 
+// entryTable holds the queryable artifacts by call id. A Forger only adds
+// to it, while the tools it forged earlier may be reading it: their enums
+// hold a subset of its ids, whose entries never change.
+type entryTable struct {
+	mu sync.RWMutex
+	m  map[string]artifactEntry
+}
+
+func (t *entryTable) get(id string) (artifactEntry, bool) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	e, ok := t.m[id]
+	return e, ok
+}
+
+func (t *entryTable) put(id string, e artifactEntry) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.m[id] = e
+}
+
 // dispatchHandler serves tool by calling the method of that name of the
 // artifact the callId names. Its answer is safe text (valid UTF-8, control
 // characters neutralised, by the rules of the internal safetext package):
 // a model reads it, whatever bytes the artifact holds.
-func dispatchHandler(tool string, entries map[string]artifactEntry) forge.ArtifactHandler {
+func dispatchHandler(tool string, entries *entryTable) forge.ArtifactHandler {
 	return func(ctx context.Context, args map[string]any, inv forge.Invocation) (string, error) {
 		id, _ := args["callId"].(string)
-		e, ok := entries[id]
+		e, ok := entries.get(id)
 		m, has := e.methods[tool]
 		if !ok || !has {
 			return fmt.Sprintf("Error: no artifact with id %s in this turn", id), nil

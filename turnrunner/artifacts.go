@@ -41,26 +41,19 @@ func (r *Runner) spool(ctx context.Context, store spooledartifact.Store, id stri
 
 // forgeArtifactTools drops last iteration's ephemeral tools and registers
 // artifact_* tools over the turn's tool calls into the dispatch registry.
-// The forged set is rebuilt only when the queryable calls changed.
+// The turn's Forger rebuilds them only when a new queryable artifact came
+// in, and then only the tools it changes.
 func (r *Runner) forgeArtifactTools(tc *TurnContext, dc *dispatch.Context) error {
 	reg := dc.Tools()
 	reg.PruneEphemeral()
-	calls := spooledartifact.ArtifactCalls(dc.ToolCalls())
-	var key strings.Builder
-	for _, c := range calls {
-		key.WriteString(c.ID())
-		key.WriteByte(0)
-		key.WriteString(c.Results().Artifacts()[0].Kind())
-		key.WriteByte(0)
+	if tc.forger == nil {
+		tc.forger = spooledartifact.NewForger(nil)
 	}
-	if tc.forged == nil || tc.forgedKey != key.String() {
-		forged, err := spooledartifact.ForgeTools(calls, nil)
-		if err != nil {
-			return err
-		}
-		tc.forged, tc.forgedKey = forged.All(), key.String()
+	forged, err := tc.forger.Update(dc.ToolCalls())
+	if err != nil {
+		return err
 	}
-	for _, t := range tc.forged {
+	for _, t := range forged {
 		if err := reg.Register(t, true); err != nil {
 			return err
 		}

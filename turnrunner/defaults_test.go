@@ -7,8 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm/scripted"
+	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/turnrunner"
 )
 
@@ -48,5 +50,43 @@ func TestDefaultParallelismRunsSixteenCallsAtOnce(t *testing.T) {
 		if got := resultText(t, c); got != "together" {
 			t.Errorf("%s: %q, want every call to have run alongside the others", c.ID(), got)
 		}
+	}
+}
+
+// TestArtifactToolsForgedOnlyWhenArtifactsChange records, at every
+// iteration, the artifact_head tool offered: it must be the same tool
+// until a new artifact comes in (an artifact tool's answer is none).
+func TestArtifactToolsForgedOnlyWhenArtifactsChange(t *testing.T) {
+	echo := textTool(t, "echo", func(ctx context.Context, args map[string]any) (string, error) {
+		return "line one\nline two", nil
+	}, nil)
+	m := scripted.New(
+		scripted.Use(scripted.Call{ID: "c0", Name: "echo", Args: `{"q":"a"}`}),
+		scripted.Use(scripted.Call{ID: "h1", Name: spooledartifact.ToolHead, Args: `{"callId":"c0"}`}),
+		scripted.Use(scripted.Call{ID: "h2", Name: spooledartifact.ToolTail, Args: `{"callId":"c0"}`}),
+		scripted.Use(scripted.Call{ID: "c1", Name: "echo", Args: `{"q":"b"}`}),
+		scripted.Say("done"),
+	)
+	var offered []*forge.Tool
+	record := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error {
+		tl, _ := dc.Tools().Get(spooledartifact.ToolHead)
+		offered = append(offered, tl)
+		return next(ctx)
+	}
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, DispatchInput: []turnrunner.DispatchMiddleware{record}})
+	if end := turnEnd(t, run(t, r, turnrunner.Input{Prompt: "go"})); end.Status != turnrunner.TurnCompleted {
+		t.Fatalf("TurnEnd %+v", end)
+	}
+	if len(offered) != 5 {
+		t.Fatalf("%d iterations recorded, want 5", len(offered))
+	}
+	if offered[0] != nil || offered[1] == nil {
+		t.Fatalf("artifact_head offered %v, want none before the first artifact and one after", offered[:2])
+	}
+	if offered[2] != offered[1] || offered[3] != offered[1] {
+		t.Error("artifact_head forged again although no new artifact came in")
+	}
+	if offered[4] == offered[3] {
+		t.Error("artifact_head not forged again for the new artifact")
 	}
 }

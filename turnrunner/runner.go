@@ -217,9 +217,9 @@ type TurnContext struct {
 	tools *forge.Registry
 	spool *spooledartifact.Scope
 
-	// forged caches the artifact tools of the dispatch goroutine's last forge.
-	forged    []*forge.Tool
-	forgedKey string
+	// forger keeps the artifact tools up to date; only the dispatch
+	// goroutine uses it.
+	forger *spooledartifact.Forger
 
 	conv   string       // the conversation the turn belongs to, if any
 	resume *resumeState // what Runner.Resume continues, nil for a new turn
