@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/turnrunner"
 )
@@ -17,9 +18,9 @@ import (
 // number of tool calls in the request's timeline divided by perStep, as
 // eino's fake model does from its messages: stateless, so one model serves
 // every turn.
-func kitModel(steps [][]turnrunner.Part, perStep int) turnrunner.Model {
-	return turnrunner.ModelFunc(func(ctx context.Context, req *turnrunner.Request) iter.Seq2[turnrunner.Part, error] {
-		return func(yield func(turnrunner.Part, error) bool) {
+func kitModel(steps [][]llm.Part, perStep int) llm.Model {
+	return llm.ModelFunc(func(ctx context.Context, req *llm.Request) iter.Seq2[llm.Part, error] {
+		return func(yield func(llm.Part, error) bool) {
 			calls := 0
 			for _, e := range req.Timeline {
 				if e.ToolCall != nil {
@@ -39,16 +40,16 @@ func kitModel(steps [][]turnrunner.Part, perStep int) turnrunner.Model {
 // kitCallSteps is iterations responses of perStep calls of tool, then an
 // answer; args is a format for the call's number, so that no two calls are
 // the same (the kit's loop guard would refuse repeats).
-func kitCallSteps(iterations, perStep int, tool, args string) [][]turnrunner.Part {
-	steps := make([][]turnrunner.Part, 0, iterations+1)
+func kitCallSteps(iterations, perStep int, tool, args string) [][]llm.Part {
+	steps := make([][]llm.Part, 0, iterations+1)
 	for i := range iterations {
-		var parts []turnrunner.Part
+		var parts []llm.Part
 		for j := range perStep {
-			parts = append(parts, turnrunner.ToolCallPart(j, "call_"+strconv.Itoa(i)+"_"+strconv.Itoa(j), tool, fmt.Sprintf(args, i*perStep+j)))
+			parts = append(parts, llm.ToolCallPart(j, "call_"+strconv.Itoa(i)+"_"+strconv.Itoa(j), tool, fmt.Sprintf(args, i*perStep+j)))
 		}
-		steps = append(steps, append(parts, turnrunner.StopPart(turnrunner.StopToolUse)))
+		steps = append(steps, append(parts, llm.StopPart(llm.StopToolUse)))
 	}
-	return append(steps, []turnrunner.Part{turnrunner.TextPart("done"), turnrunner.StopPart(turnrunner.StopEnd)})
+	return append(steps, []llm.Part{llm.TextPart("done"), llm.StopPart(llm.StopEnd)})
 }
 
 // kitDrain runs one turn and reads every event, as a UI would.
@@ -114,12 +115,12 @@ func kitW2() (func() error, error) {
 
 // kitW3 is W3 on the kit: 10,000 text deltas through the event channel.
 func kitW3() (func() error, error) {
-	parts := make([]turnrunner.Part, 0, w3Deltas+1)
+	parts := make([]llm.Part, 0, w3Deltas+1)
 	for range w3Deltas {
-		parts = append(parts, turnrunner.TextPart("tok "))
+		parts = append(parts, llm.TextPart("tok "))
 	}
-	parts = append(parts, turnrunner.StopPart(turnrunner.StopEnd))
-	r, err := turnrunner.New(kitModel([][]turnrunner.Part{parts}, 1), nil)
+	parts = append(parts, llm.StopPart(llm.StopEnd))
+	r, err := turnrunner.New(kitModel([][]llm.Part{parts}, 1), nil)
 	if err != nil {
 		return nil, err
 	}
