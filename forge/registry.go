@@ -209,12 +209,15 @@ func (r *Registry) Clone() *Registry {
 	return c
 }
 
-// Definitions returns the visible tools in the shape providers take.
+// Definitions returns the visible tools in the shape providers take. It is
+// called for every model request, so the Parameters are the tools' own
+// documents, not copies: read them, never modify them (Tool.Definition
+// gives a copy).
 func (r *Registry) Definitions() []Definition {
 	vis := r.Visible()
 	out := make([]Definition, len(vis))
 	for i, t := range vis {
-		out[i] = t.Definition()
+		out[i] = Definition{Name: t.name, Description: t.description, Parameters: t.schema}
 	}
 	return out
 }
