@@ -141,6 +141,7 @@ type Forger struct {
 	kindOrder []string
 	handlers  map[string]forge.ArtifactHandler // by tool name; they read table
 	tools     []*forge.Tool
+	doc       []byte // scratch for the schema documents
 }
 
 // kindTool is a tool a Kind adds: the first artifact's method defines it,
@@ -189,7 +190,7 @@ func (f *Forger) reset() error {
 		return err
 	}
 	*f = Forger{limit: f.limit, base: base, table: &entryTable{m: map[string]artifactEntry{}},
-		kindTools: map[string]*kindTool{}, handlers: map[string]forge.ArtifactHandler{}}
+		kindTools: map[string]*kindTool{}, handlers: map[string]forge.ArtifactHandler{}, doc: f.doc}
 	return nil
 }
 
@@ -261,7 +262,9 @@ func (f *Forger) forge() error {
 			h = dispatchHandler(m.Tool, f.table)
 			f.handlers[m.Tool] = h
 		}
-		t, err := forge.NewArtifactTool(m.Tool, m.Description, tmpl.doc(enum), h, toolOpts)
+		// forge copies the document: one buffer serves every tool.
+		f.doc = append(append(append(f.doc[:0], tmpl.head...), enum...), tmpl.tail...)
+		t, err := forge.NewArtifactTool(m.Tool, m.Description, f.doc, h, toolOpts)
 		if err != nil {
 			return nil, fmt.Errorf("spooledartifact: forge %s: %w", m.Tool, err)
 		}
