@@ -111,7 +111,10 @@ func (b *indexBuilder) done() lineIndex {
 	}
 	idx.lines = b.nl + 1
 	// Trim the append slack: the index lives as long as its readers.
-	idx.marks = append([]indexMark(nil), b.marks...)
+	idx.marks = b.marks
+	if cap(b.marks) > len(b.marks) {
+		idx.marks = append([]indexMark(nil), b.marks...)
+	}
 	// A mark for a line start == size exists only when the text ends in
 	// '\n' (the empty last line); it is still a valid line start.
 	return idx

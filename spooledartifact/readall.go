@@ -11,12 +11,14 @@ import (
 // textReader is a strings.Reader that remembers its string, so that a
 // MemoryStore can keep the string instead of copying it.
 type textReader struct {
-	*strings.Reader
+	strings.Reader
 	text string
 }
 
 func newTextReader(text string) *textReader {
-	return &textReader{Reader: strings.NewReader(text), text: text}
+	t := &textReader{text: text}
+	t.Reset(text)
+	return t
 }
 
 // readChunk is the first chunk size for a reader of unknown length; chunks
