@@ -4,10 +4,11 @@
 // kit's to eino's:
 //
 //	W1  one call of a trivial typed tool per response, ten responses, then
-//	    an answer: wall time and allocations per tool call;
+//	    an answer: wall and process CPU time and allocations per tool call;
 //	W2  sixteen calls of a 10 ms tool in one response, default settings:
 //	    the turn's wall time against the ideal 10 ms;
-//	W3  10,000 streamed text deltas delivered to the consumer: deltas/s;
+//	W3  10,000 streamed text deltas delivered to the consumer: deltas per
+//	    second of wall and of process CPU time;
 //	W4  one tool result of 100 MiB of text: the heap it adds at its peak
 //	    (sampled) and the bytes allocated, on the kit's default memory
 //	    spool, on its disk store, and for a tool that returns an io.Reader.
@@ -34,6 +35,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ebbforge/adk/internal/cputime"
 	"github.com/ebbforge/adk/spooledartifact"
 )
 
@@ -100,13 +102,14 @@ func median(xs []float64) float64 {
 
 // sample is one framework's measurement of n operations.
 type sample struct {
-	ns, allocs, bytes float64 // per operation
+	ns, cpu, allocs, bytes float64 // per operation; cpu is process CPU time (user+system)
 }
 
 func measure(n int, op func() error) (sample, error) {
 	runtime.GC()
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
+	c0, _ := cputime.Process()
 	start := time.Now()
 	for range n {
 		if err := op(); err != nil {
@@ -114,9 +117,10 @@ func measure(n int, op func() error) (sample, error) {
 		}
 	}
 	el := time.Since(start)
+	c1, _ := cputime.Process()
 	runtime.ReadMemStats(&m1)
-	return sample{ns: float64(el.Nanoseconds()) / float64(n), allocs: float64(m1.Mallocs-m0.Mallocs) / float64(n),
-		bytes: float64(m1.TotalAlloc-m0.TotalAlloc) / float64(n)}, nil
+	return sample{ns: float64(el.Nanoseconds()) / float64(n), cpu: float64((c1 - c0).Nanoseconds()) / float64(n),
+		allocs: float64(m1.Mallocs-m0.Mallocs) / float64(n), bytes: float64(m1.TotalAlloc-m0.TotalAlloc) / float64(n)}, nil
 }
 
 // alternate builds both operations, warms them up and measures each rounds
@@ -174,7 +178,9 @@ func runW1(t *table, rounds, turns int) error {
 	kn, en := field(k, perCall(func(s sample) float64 { return s.ns })), field(e, perCall(func(s sample) float64 { return s.ns }))
 	ka, ea := field(k, perCall(func(s sample) float64 { return s.allocs })), field(e, perCall(func(s sample) float64 { return s.allocs }))
 	kb, eb := field(k, perCall(func(s sample) float64 { return s.bytes })), field(e, perCall(func(s sample) float64 { return s.bytes }))
-	t.add("W1 1 call × 10 iterations", "µs per tool call", f1(kn/1e3), f1(en/1e3), f2(kn/en))
+	kc, ec := field(k, perCall(func(s sample) float64 { return s.cpu })), field(e, perCall(func(s sample) float64 { return s.cpu }))
+	t.add("W1 1 call × 10 iterations", "µs per tool call (wall)", f1(kn/1e3), f1(en/1e3), f2(kn/en))
+	t.add("", "CPU µs per tool call", f1(kc/1e3), f1(ec/1e3), f2(kc/ec))
 	t.add("", "allocs per tool call", f0(ka), f0(ea), f2(ka/ea))
 	t.add("", "bytes per tool call", f0(kb), f0(eb), f2(kb/eb))
 	return nil
@@ -199,7 +205,10 @@ func runW3(t *table, rounds int) error {
 	}
 	rate := func(s sample) float64 { return w3Deltas / (s.ns / 1e9) }
 	kr, er := field(k, rate), field(e, rate)
-	t.add("W3 10,000 text deltas", "M deltas/s", f2(kr/1e6), f2(er/1e6), f2(kr/er))
+	cpuRate := func(s sample) float64 { return w3Deltas / (s.cpu / 1e9) }
+	kc, ec := field(k, cpuRate), field(e, cpuRate)
+	t.add("W3 10,000 text deltas", "M deltas/s (wall)", f2(kr/1e6), f2(er/1e6), f2(kr/er))
+	t.add("", "M deltas per CPU second", f2(kc/1e6), f2(ec/1e6), f2(kc/ec))
 	return nil
 }
 
