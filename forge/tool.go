@@ -188,7 +188,7 @@ type ToolOptions struct {
 	// NewTool says when it is open by omission; generate it
 	// compact), or for a typed tool the derived schema encoded. Worth it
 	// for tools built in bulk of which few are called, like the artifact_*
-	// tools forged every iteration. A document that does not resolve fails
+	// tools forged whenever a turn gets a new result. A document that does not resolve fails
 	// every call with ErrInvalidInitialToolValue (the message construction
 	// would otherwise have given), before the handler runs.
 	LazySchema bool
