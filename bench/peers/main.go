@@ -30,6 +30,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -52,7 +53,19 @@ func main() {
 	rounds := flag.Int("rounds", 7, "alternating rounds; figures are medians over them")
 	only := flag.String("w", "1,2,3,4", "workloads to run")
 	w1Turns := flag.Int("w1turns", 200, "W1 turns per framework per round")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "peers:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	fmt.Printf("go %s %s/%s, GOMAXPROCS %d, %d CPUs, %d rounds\n\n", runtime.Version(), runtime.GOOS, runtime.GOARCH,
 		runtime.GOMAXPROCS(0), runtime.NumCPU(), *rounds)
 	var t table
@@ -72,6 +85,7 @@ func main() {
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "peers:", err)
+			pprof.StopCPUProfile()
 			os.Exit(1)
 		}
 	}
