@@ -129,3 +129,24 @@ func TestDiskStoreSpillsAKnownLengthWithoutBuffering(t *testing.T) {
 		t.Errorf("writing %d bytes allocated %d, want well under the %d-byte threshold", len(text), got, DefaultSpillThreshold)
 	}
 }
+
+// A line handed to a callback cannot be appended to in place: the content
+// behind it may be a string's bytes.
+func TestMemoryLinesCannotGrowIntoTheContent(t *testing.T) {
+	ctx := context.Background()
+	text := strings.Repeat("ab\n", 4)
+	r, err := WriteString(ctx, NewMemoryStore(), "id", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = r.(LineRanger).Lines(ctx, 0, 4, func(_ int, line []byte) error {
+		_ = append(line, 'X')
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _, _ := r.Line(ctx, 1); string(got) != "ab" {
+		t.Errorf("line 1 = %q after appends to the lines, want %q", got, "ab")
+	}
+}

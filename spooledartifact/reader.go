@@ -151,7 +151,9 @@ func (r *spoolReader) memLines(ctx context.Context, line int, off int64, start, 
 		q := bytes.IndexByte(rest, '\n')
 		cur := rest
 		if q >= 0 {
-			cur, rest = rest[:q], rest[q+1:]
+			// Capacity ends with the line: an append to it cannot write
+			// into the content (which may be a string's bytes).
+			cur, rest = rest[:q:q], rest[q+1:]
 		} else {
 			rest = nil
 		}
