@@ -6,6 +6,12 @@
 // saw, and then answers. Every event of the turn is printed as it streams.
 //
 //	go run ./examples/quickstart
+//
+// The same program runs against a real model when ADK_PROVIDER is set
+// (see examples/internal/modelenv):
+//
+//	ADK_PROVIDER=openai ADK_BASE_URL=http://localhost:11434/v1 ADK_MODEL=qwen3:8b go run ./examples/quickstart
+//	ADK_PROVIDER=anthropic ADK_MODEL=claude-sonnet-4-5 ADK_API_KEY=sk-ant-… go run ./examples/quickstart
 package main
 
 import (
@@ -18,6 +24,7 @@ import (
 	"time"
 
 	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/examples/internal/modelenv"
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
@@ -122,18 +129,29 @@ func lastToolCalls(req *llm.Request) []*forge.ToolCall {
 }
 
 func main() {
-	if err := run(context.Background(), os.Stdout); err != nil {
+	cfg, err := modelenv.Load(os.Getenv)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "quickstart:", err)
+		os.Exit(2)
+	}
+	if err := run(context.Background(), os.Stdout, cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "quickstart:", cfg.Explain(err))
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, w io.Writer) error {
+// run plays one turn on the model cfg selects and prints its events to w.
+func run(ctx context.Context, w io.Writer, cfg modelenv.Config) error {
 	tool, err := forge.NewTypedTool("fetch_logs", "Fetch recent log lines of a service.", fetchLogs, nil)
 	if err != nil {
 		return err
 	}
-	runner, err := turnrunner.New(scripted.NewFunc(brain), &turnrunner.Options{
+	model, err := cfg.New(scripted.NewFunc(brain))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "model: %s\n", cfg)
+	runner, err := turnrunner.New(model, &turnrunner.Options{
 		Tools: []*forge.Tool{tool},
 		// Results over 4 KiB reach the model as handles, not bodies.
 		ResultHooks: []turnrunner.ResultHook{spooledartifact.HandleAbove(4 << 10)},
@@ -157,7 +175,10 @@ func run(ctx context.Context, w io.Writer) error {
 		}
 	}
 	if status != turnrunner.TurnCompleted {
-		return fmt.Errorf("turn %s: %v", status, turnErr)
+		if turnErr == nil {
+			turnErr = fmt.Errorf("turn %s", status)
+		}
+		return turnErr
 	}
 	return nil
 }

@@ -40,6 +40,7 @@ var layers = map[string]int{
 	"store":                        8,
 	"uistream":                     8,
 	"examples":                     9,
+	"examples/internal":            8, // helpers the examples share
 	"internal/depstest":            10,
 	"internal/benchdoc":            0, // a leaf: benchmarks at every layer may use it
 	"internal/cputime":             0, // a leaf, like benchdoc: benchmarks and bench/ tools use it
