@@ -3,6 +3,7 @@ package anthropic
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,5 +77,33 @@ func TestRunnerMidStreamError(t *testing.T) {
 	got := wiretest.RunTurn(t, m)
 	if got.Status != turnrunner.TurnFailed || !errors.Is(got.Err, llm.ErrOverloaded) || got.Failed != "Let me" || s.Requests() != 1 {
 		t.Fatalf("turn: %+v, requests %d", got, s.Requests())
+	}
+}
+
+// TestRunnerTruncatedToolCall replays the recorded stream whose tool input
+// max_tokens cut off: the runner must not run the half call, and tells
+// the model, which answers next.
+func TestRunnerTruncatedToolCall(t *testing.T) {
+	s := wiretest.NewServer(t,
+		wiretest.SSE(wiretest.Fixture(t, "anthropic-messages-stream-max-tokens-partial-tool.sse")),
+		wiretest.SSE(events(
+			"message_start", start,
+			"content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+			"content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Done."}}`,
+			"message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}`,
+			"message_stop", `{"type":"message_stop"}`)))
+	m, err := New(Config{BaseURL: s.URL, Model: "claude"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := wiretest.RunTurn(t, m)
+	if got.Status != turnrunner.TurnCompleted || got.ToolRuns != 0 || got.Answer != "Done." || !slices.Contains(got.Warnings, "truncated") {
+		t.Fatalf("turn: %+v", got)
+	}
+	if last := string(s.Body(1)); !strings.Contains(last, `"tool_use_id":"toolu_01EKqbqmZrGRXy18eN7m9kvY"`) || !strings.Contains(last, "max_tokens") {
+		t.Errorf("the model was not told its call did not run:\n%s", last)
+	}
+	if last := string(s.Body(1)); !strings.Contains(last, `"name":"make_file","input":{}`) {
+		t.Errorf("the half call is not replayed with an empty input:\n%s", last)
 	}
 }

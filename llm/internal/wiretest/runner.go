@@ -19,6 +19,7 @@ type TurnResult struct {
 	ToolRuns  int    // handler executions
 	Retries   int    // "model-retry" warnings
 	ToolInput string // the weather tool's city argument
+	Warnings  []string
 }
 
 type weatherArgs struct {
@@ -62,6 +63,7 @@ func RunTurn(t testing.TB, model llm.Model) TurnResult {
 		case turnrunner.ToolExecutionEnd:
 			res.ToolRuns++
 		case turnrunner.Warning:
+			res.Warnings = append(res.Warnings, e.Kind)
 			if e.Kind == "model-retry" {
 				res.Retries++
 			}
