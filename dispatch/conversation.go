@@ -135,14 +135,14 @@ func LoadHistory(ctx context.Context, s ConversationStore, convID string, opts H
 	if enc == "" {
 		enc = forge.EncodingO200K
 	}
-	loaded := make([][]Entry, len(turns))
+	loaded, err := loadTurns(ctx, s, turns)
+	if err != nil {
+		return nil, err
+	}
 	budget := opts.MaxTokens
 	first := 0
 	for i := len(turns) - 1; i >= 0; i-- {
-		es, err := s.Load(ctx, turns[i].ID)
-		if err != nil {
-			return nil, ErrStore.With(err, "dispatch: load turn %q", turns[i].ID)
-		}
+		es := loaded[i]
 		if opts.MaxTokens > 0 {
 			n := estimateEntries(es, enc)
 			if i < len(turns)-1 && n > budget {
@@ -156,6 +156,41 @@ func LoadHistory(ctx context.Context, s ConversationStore, convID string, opts H
 	var out []Entry
 	for _, es := range loaded[first:] {
 		out = append(out, es...)
+	}
+	return out, nil
+}
+
+// TurnsLoader is an optional interface of a [ConversationStore] that
+// loads the timelines of many turns at once (a database in one query);
+// [LoadHistory] uses it when the store has it.
+type TurnsLoader interface {
+	// LoadTurns returns the timelines of the turns, in the order given.
+	LoadTurns(ctx context.Context, turnIDs []string) ([][]Entry, error)
+}
+
+// loadTurns loads the timelines of turns, in one call when s can.
+func loadTurns(ctx context.Context, s ConversationStore, turns []TurnInfo) ([][]Entry, error) {
+	ids := make([]string, len(turns))
+	for i, t := range turns {
+		ids[i] = t.ID
+	}
+	if tl, ok := s.(TurnsLoader); ok {
+		out, err := tl.LoadTurns(ctx, ids)
+		if err != nil {
+			return nil, ErrStore.With(err, "dispatch: load turns")
+		}
+		if len(out) != len(ids) {
+			return nil, ErrStore.With(nil, "dispatch: load turns: %d timelines for %d turns", len(out), len(ids))
+		}
+		return out, nil
+	}
+	out := make([][]Entry, len(ids))
+	for i, id := range ids {
+		es, err := s.Load(ctx, id)
+		if err != nil {
+			return nil, ErrStore.With(err, "dispatch: load turn %q", id)
+		}
+		out[i] = es
 	}
 	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // the default driver, registered as "sqlite"
@@ -73,7 +74,10 @@ const (
 	loadSQL = `SELECT body FROM entries WHERE turn_id = ? ORDER BY seq`
 )
 
-var _ dispatch.ConversationStore = (*Store)(nil)
+var (
+	_ dispatch.ConversationStore = (*Store)(nil)
+	_ dispatch.TurnsLoader       = (*Store)(nil)
+)
 
 // Open opens (creating or migrating) the database at path and its artifact
 // spool. A failure is ErrOpen (wrapping the cause); a database written by a
@@ -243,6 +247,10 @@ func (s *Store) Load(ctx context.Context, turnID string) ([]dispatch.Entry, erro
 	}
 	// Decoded after the rows are closed: resolving media queries the
 	// database, which has one connection.
+	return s.decode(ctx, turnID, bodies)
+}
+
+func (s *Store) decode(ctx context.Context, turnID string, bodies [][]byte) ([]dispatch.Entry, error) {
 	var out []dispatch.Entry
 	for _, b := range bodies {
 		e, err := dispatch.UnmarshalEntry(ctx, b, s.res)
@@ -250,6 +258,47 @@ func (s *Store) Load(ctx context.Context, turnID string) ([]dispatch.Entry, erro
 			return nil, dispatch.ErrStore.With(err, "sqlitestore: load %q", turnID)
 		}
 		out = append(out, e)
+	}
+	return out, nil
+}
+
+// LoadTurns implements dispatch.TurnsLoader: the timelines of many turns
+// in a few queries (500 turns each).
+func (s *Store) LoadTurns(ctx context.Context, turnIDs []string) ([][]dispatch.Entry, error) {
+	const chunk = 500
+	bodies := make(map[string][][]byte, len(turnIDs))
+	for start := 0; start < len(turnIDs); start += chunk {
+		ids := turnIDs[start:min(start+chunk, len(turnIDs))]
+		args := make([]any, len(ids))
+		for i, id := range ids {
+			args[i] = id
+		}
+		q := `SELECT turn_id, body FROM entries WHERE turn_id IN (?` + strings.Repeat(",?", len(ids)-1) + `) ORDER BY turn_id, seq`
+		rows, err := s.db.QueryContext(ctx, q, args...)
+		if err != nil {
+			return nil, dispatch.ErrStore.With(err, "sqlitestore: load turns")
+		}
+		for rows.Next() {
+			var id string
+			var b []byte
+			if err := rows.Scan(&id, &b); err != nil {
+				rows.Close()
+				return nil, dispatch.ErrStore.With(err, "sqlitestore: load turns")
+			}
+			bodies[id] = append(bodies[id], b)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, dispatch.ErrStore.With(err, "sqlitestore: load turns")
+		}
+	}
+	out := make([][]dispatch.Entry, len(turnIDs))
+	for i, id := range turnIDs {
+		es, err := s.decode(ctx, id, bodies[id])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = es
 	}
 	return out, nil
 }
