@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/examples/internal/modelenv"
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
@@ -31,8 +32,20 @@ func main() {
 	db := flag.String("db", "chat.db", "the SQLite file the conversation is kept in")
 	conv := flag.String("conversation", "default", "the conversation to continue")
 	flag.Parse()
-	if err := run(context.Background(), os.Stdin, os.Stdout, *db, *conv); err != nil {
+	// The scripted model by default; a real one from ADK_PROVIDER,
+	// ADK_BASE_URL, ADK_MODEL and ADK_API_KEY, as in the quickstart.
+	cfg, err := modelenv.Load(os.Getenv)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "chat:", err)
+		os.Exit(2)
+	}
+	model, err := cfg.New(scripted.NewFunc(brain))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "chat:", err)
+		os.Exit(2)
+	}
+	if err := run(context.Background(), model, os.Stdin, os.Stdout, *db, *conv); err != nil {
+		fmt.Fprintln(os.Stderr, "chat:", cfg.Explain(err))
 		os.Exit(1)
 	}
 }
@@ -42,7 +55,7 @@ type noteArgs struct {
 }
 
 // run chats over in and out until "/quit" or the end of in.
-func run(ctx context.Context, in io.Reader, out io.Writer, dbPath, conv string) error {
+func run(ctx context.Context, model llm.Model, in io.Reader, out io.Writer, dbPath, conv string) error {
 	st, err := sqlitestore.Open(ctx, dbPath, nil)
 	if err != nil {
 		return err
@@ -55,7 +68,7 @@ func run(ctx context.Context, in io.Reader, out io.Writer, dbPath, conv string) 
 	if err != nil {
 		return err
 	}
-	runner, err := turnrunner.New(scripted.NewFunc(brain), &turnrunner.Options{
+	runner, err := turnrunner.New(model, &turnrunner.Options{
 		Tools: []*forge.Tool{note},
 		Store: st, SpoolStore: st.SpoolStore(),
 		// The model sees the last 20 turns of the conversation.

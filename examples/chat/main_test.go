@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ebbforge/adk/llm/scripted"
 )
 
 // TestContinuesAfterRestart runs the chat twice on one database, as a user
@@ -15,7 +17,7 @@ func TestContinuesAfterRestart(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "chat.db")
 	ctx := context.Background()
 	var first bytes.Buffer
-	if err := run(ctx, strings.NewReader("hello there\nnote buy milk\n/quit\n"), &first, db, "default"); err != nil {
+	if err := run(ctx, scripted.NewFunc(brain), strings.NewReader("hello there\nnote buy milk\n/quit\n"), &first, db, "default"); err != nil {
 		t.Fatalf("first run: %v\n%s", err, first.String())
 	}
 	for _, want := range []string{`0 earlier turns`, `Turn 1 of our conversation. You said "hello there".`,
@@ -25,7 +27,7 @@ func TestContinuesAfterRestart(t *testing.T) {
 		}
 	}
 	var second bytes.Buffer
-	if err := run(ctx, strings.NewReader("what did I say?\n/list\n"), &second, db, "default"); err != nil {
+	if err := run(ctx, scripted.NewFunc(brain), strings.NewReader("what did I say?\n/list\n"), &second, db, "default"); err != nil {
 		t.Fatalf("second run: %v\n%s", err, second.String())
 	}
 	for _, want := range []string{`2 earlier turns`,

@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/examples/internal/modelenv"
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
@@ -50,7 +51,18 @@ func main() {
 }
 
 func run(addr string) error {
-	h, closeChat, err := newServer(scriptedModel())
+	// The scripted model by default; a real one from ADK_PROVIDER,
+	// ADK_BASE_URL, ADK_MODEL and ADK_API_KEY, as in the quickstart.
+	cfg, err := modelenv.Load(os.Getenv)
+	if err != nil {
+		return err
+	}
+	model, err := cfg.New(scriptedModel())
+	if err != nil {
+		return err
+	}
+	log.Printf("webui: model %s", cfg)
+	h, closeChat, err := newServer(model)
 	if err != nil {
 		return err
 	}
