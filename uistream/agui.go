@@ -214,7 +214,7 @@ func (e *agEncoder) event(emit func([]byte), ev turnrunner.Event) {
 		if x.Delta != "" {
 			e.put(emit, appendField(appendField(e.begin("REASONING_MESSAGE_CONTENT"), "messageId", x.ID), "delta", x.Delta))
 		}
-		if x.IsComplete {
+		if x.IsComplete || x.Err != nil { // a failed response ends its parts too
 			e.closeParts(emit)
 		}
 	case turnrunner.MessageDelta:
@@ -230,7 +230,7 @@ func (e *agEncoder) event(emit func([]byte), ev turnrunner.Event) {
 		if x.Delta != "" {
 			e.put(emit, appendField(appendField(e.begin("TEXT_MESSAGE_CONTENT"), "messageId", x.ID), "delta", x.Delta))
 		}
-		if x.IsComplete {
+		if x.IsComplete || x.Err != nil { // a failed response ends its parts too
 			e.closeParts(emit)
 		}
 	case turnrunner.ToolCallContent:

@@ -202,9 +202,11 @@ func (e *aiEncoder) event(emit func([]byte), ev turnrunner.Event) {
 			e.step = false
 		}
 	case turnrunner.ThoughtDelta:
-		e.delta(emit, "reasoning", x.ID, x.Delta, x.IsComplete)
+		// A part whose response failed (Err) ends here too; the turn's
+		// error follows as its own chunk.
+		e.delta(emit, "reasoning", x.ID, x.Delta, x.IsComplete || x.Err != nil)
 	case turnrunner.MessageDelta:
-		e.delta(emit, "text", x.ID, x.Delta, x.IsComplete)
+		e.delta(emit, "text", x.ID, x.Delta, x.IsComplete || x.Err != nil)
 	case turnrunner.ToolCallContent:
 		e.announce(emit, x.ID, x.Tool, x.Args)
 		if !x.IsComplete && !x.IsError && !x.Cancelled {

@@ -151,6 +151,10 @@ func TestErrorsAsProtocolEvents(t *testing.T) {
 		if !strings.Contains(body, `"type":"error","errorText":"E_`) || !strings.Contains(body, "upstream reset") || !strings.Contains(body, `"finishReason":"error"`) {
 			t.Fatalf("stream:\n%s", body)
 		}
+		// The failed response's text part is ended before the error.
+		if end, errAt := strings.Index(body, `"type":"text-end"`), strings.Index(body, `"type":"error"`); end < 0 || end > errAt {
+			t.Errorf("text-end at %d, error at %d:\n%s", end, errAt, body)
+		}
 		out := runNode(t, "ai", "aisdk_check.cjs", "error", file(t, "s.sse", body))
 		if errs := gjson.GetBytes(out, "errors").String(); !strings.Contains(errs, "upstream reset") {
 			t.Errorf("client errors %s", errs)
@@ -158,6 +162,9 @@ func TestErrorsAsProtocolEvents(t *testing.T) {
 	})
 	t.Run("agui", func(t *testing.T) {
 		_, body := post(t, serve(t, uistream.NewAGUI(failing(t), nil)), run)
+		if end, errAt := strings.Index(body, `"TEXT_MESSAGE_END"`), strings.Index(body, `"RUN_ERROR"`); end < 0 || end > errAt {
+			t.Errorf("TEXT_MESSAGE_END at %d, RUN_ERROR at %d:\n%s", end, errAt, body)
+		}
 		out := runNode(t, "@ag-ui/core", "agui_check.cjs", file(t, "s.sse", body))
 		final := gjson.GetBytes(out, "finals.0")
 		if final.Get("type").String() != "RUN_ERROR" || !strings.HasPrefix(final.Get("code").String(), "E_") || !strings.Contains(final.Get("message").String(), "upstream reset") {
