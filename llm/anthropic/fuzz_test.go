@@ -1,33 +1,20 @@
 package anthropic
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ebbforge/adk/llm"
+	"github.com/ebbforge/adk/llm/internal/wiretest"
 )
 
 // FuzzDecoder feeds arbitrary event payloads (one per line) to the
 // decoder: no panic, part indexes within the blocks seen, and every thought
 // payload valid JSON.
 func FuzzDecoder(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.sse"))
-	for _, name := range files {
-		b, _ := os.ReadFile(name)
-		var data []string
-		sc := bufio.NewScanner(bytes.NewReader(b))
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
-				data = append(data, d)
-			}
-		}
-		f.Add(strings.Join(data, "\n"))
+	for _, seed := range wiretest.FixtureData(f) {
+		f.Add(seed)
 	}
 	f.Add(`{"type":"content_block_delta","index":70000,"delta":{"type":"text_delta","text":"x"}}` + "\n" + `{"type":"content_block_stop","index":-1}`)
 	f.Fuzz(func(t *testing.T, in string) {

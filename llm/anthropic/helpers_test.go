@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"context"
 	"testing"
 
 	"github.com/ebbforge/adk/llm"
@@ -32,10 +31,4 @@ func newModel(t *testing.T, cfg Config) *Model {
 	return m
 }
 
-func run(t *testing.T, m *Model, req *llm.Request) result {
-	t.Helper()
-	if req == nil {
-		req = &llm.Request{}
-	}
-	return wiretest.Collect(m.Stream(context.Background(), req))
-}
+func run(t *testing.T, m *Model, req *llm.Request) result { return wiretest.Run(t, m, req) }

@@ -145,15 +145,8 @@ type response struct {
 	stopped bool // the consumer stopped reading
 }
 
-// reported marks an error that is already typed, as opposed to a transport
-// failure.
-type reported struct{ err error }
-
-func (r reported) Error() string { return r.err.Error() }
-func (r reported) Unwrap() error { return r.err }
-
 func (c *response) Status(resp *http.Response, body []byte) error {
-	return reported{c.m.statusErr(resp, body)}
+	return wire.Reported{Err: c.m.statusErr(resp, body)}
 }
 
 // Whole takes a whole message, or a JSON error answering a stream request.
@@ -171,10 +164,10 @@ func (c *response) Event(resp *http.Response, ev sse.Event) (bool, error) {
 func (c *response) take(resp *http.Response, data []byte) error {
 	eb, err := c.d.event(string(data))
 	if err != nil {
-		return reported{protocolErr("response: not JSON")}
+		return wire.Reported{Err: protocolErr("response: not JSON")}
 	}
 	if eb != nil {
-		return reported{c.m.bodyErr(resp, eb)}
+		return wire.Reported{Err: c.m.bodyErr(resp, eb)}
 	}
 	c.emit()
 	return nil
@@ -182,11 +175,8 @@ func (c *response) take(resp *http.Response, data []byte) error {
 
 // emit yields the pending parts; false when the consumer stopped.
 func (c *response) emit() bool {
-	for _, p := range c.d.out {
-		if !c.yield(p, nil) {
-			c.stopped = true
-			break
-		}
+	if !wire.Yield(c.d.out, c.yield) {
+		c.stopped = true
 	}
 	c.d.out = c.d.out[:0]
 	return !c.stopped

@@ -23,10 +23,10 @@ var errMalformed = errors.New("malformed JSON")
 // transportErr types a failure of the call itself. Errors the handler
 // already typed pass through; the caller's cancellation stays as it is.
 func (m *Model) transportErr(ctx context.Context, err error) error {
-	var r reported
+	var r wire.Reported
 	switch {
 	case errors.As(err, &r):
-		return r.err
+		return r.Err
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case errors.Is(err, wire.ErrRequestTimeout), errors.Is(err, wire.ErrIdleTimeout):

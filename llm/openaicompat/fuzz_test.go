@@ -1,15 +1,12 @@
 package openaicompat
 
 import (
-	"bufio"
-	"bytes"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/ebbforge/adk/llm"
+	"github.com/ebbforge/adk/llm/internal/wiretest"
 )
 
 // FuzzDecoder feeds arbitrary chunk sequences (one per line) to the
@@ -17,18 +14,8 @@ import (
 // name an assembled call; each call's first part carries its id, and no
 // two calls share a generated id.
 func FuzzDecoder(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.sse"))
-	for _, name := range files {
-		b, _ := os.ReadFile(name)
-		var chunks []string
-		sc := bufio.NewScanner(bytes.NewReader(b))
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
-				chunks = append(chunks, d)
-			}
-		}
-		f.Add(strings.Join(chunks, "\n"))
+	for _, seed := range wiretest.FixtureData(f) {
+		f.Add(seed)
 	}
 	f.Add(`{"choices":[{"delta":{"tool_calls":[{"function":{"name":"f"}},{"function":{"arguments":"x"}},{"id":"a","index":3}]}}]}`)
 	f.Add(`{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"a"},{"index":0,"id":"b"},{"index":0}]}}]}` + "\n" + `{"error":"x"}`)

@@ -146,15 +146,8 @@ type response struct {
 	whole   bool // the answer was a whole completion, already yielded
 }
 
-// reported marks an error that is already typed, as opposed to a transport
-// failure.
-type reported struct{ err error }
-
-func (r reported) Error() string { return r.err.Error() }
-func (r reported) Unwrap() error { return r.err }
-
 func (c *response) Status(resp *http.Response, body []byte) error {
-	return reported{c.m.statusErr(resp, body)}
+	return wire.Reported{Err: c.m.statusErr(resp, body)}
 }
 
 // Whole takes a whole completion, or a JSON error answering a stream
@@ -162,10 +155,10 @@ func (c *response) Status(resp *http.Response, body []byte) error {
 func (c *response) Whole(resp *http.Response, body []byte) error {
 	eb, err := c.d.chunk(string(body))
 	if err != nil {
-		return reported{protocolErr("response body: not JSON")}
+		return wire.Reported{Err: protocolErr("response body: not JSON")}
 	}
 	if eb != nil {
-		return reported{c.m.bodyErr(resp, eb)}
+		return wire.Reported{Err: c.m.bodyErr(resp, eb)}
 	}
 	c.whole = true
 	c.d.end()
@@ -176,21 +169,18 @@ func (c *response) Whole(resp *http.Response, body []byte) error {
 func (c *response) Event(resp *http.Response, ev sse.Event) (bool, error) {
 	eb, err := c.d.chunk(string(ev.Data))
 	if err != nil {
-		return false, reported{protocolErr("stream event: not JSON")}
+		return false, wire.Reported{Err: protocolErr("stream event: not JSON")}
 	}
 	if eb != nil {
-		return false, reported{c.m.bodyErr(resp, eb)}
+		return false, wire.Reported{Err: c.m.bodyErr(resp, eb)}
 	}
 	return !c.emit() || c.d.done, nil
 }
 
 // emit yields the pending parts; false when the consumer stopped.
 func (c *response) emit() bool {
-	for _, p := range c.d.out {
-		if !c.yield(p, nil) {
-			c.stopped = true
-			break
-		}
+	if !wire.Yield(c.d.out, c.yield) {
+		c.stopped = true
 	}
 	c.d.out = c.d.out[:0]
 	return !c.stopped

@@ -127,3 +127,20 @@ func MergeExtra(body, extra []byte) []byte {
 	out = append(out, inner...)
 	return append(out, '}')
 }
+
+// Reported wraps an error a [Handler] has already typed, so that the
+// caller of [Post] tells it from a transport failure.
+type Reported struct{ Err error }
+
+func (r Reported) Error() string { return r.Err.Error() }
+func (r Reported) Unwrap() error { return r.Err }
+
+// Yield hands parts to yield in order; false when the consumer stopped.
+func Yield[P any](parts []P, yield func(P, error) bool) bool {
+	for _, p := range parts {
+		if !yield(p, nil) {
+			return false
+		}
+	}
+	return true
+}

@@ -4,6 +4,7 @@
 package wiretest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -214,4 +216,38 @@ func (h Hang) RoundTrip(r *http.Request) (*http.Response, error) {
 		pw.CloseWithError(r.Context().Err())
 	}()
 	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: pr, Request: r}, nil
+}
+
+// Run streams req (nil means an empty request) from m and assembles it.
+func Run(t testing.TB, m llm.Model, req *llm.Request) Result {
+	t.Helper()
+	if req == nil {
+		req = &llm.Request{}
+	}
+	return Collect(m.Stream(context.Background(), req))
+}
+
+// FixtureData is, for each testdata/*.sse file, its data payloads joined
+// with newlines: seeds for fuzzing a decoder.
+func FixtureData(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "*.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var data []string
+		for _, line := range strings.Split(string(b), "\n") {
+			if d, ok := strings.CutPrefix(line, "data: "); ok {
+				data = append(data, d)
+			}
+		}
+		out = append(out, strings.Join(data, "\n"))
+	}
+	return out
 }
