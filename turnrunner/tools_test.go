@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -149,48 +150,53 @@ func TestToolFailuresBecomeErrorResults(t *testing.T) {
 		{"schema violation", "strict", `{"n":"5"}`, []string{"E_INVALID_TOOL_ARGS", "n"}, nil},
 	}
 	for _, tt := range tests {
+		// In a synctest bubble the 30 ms and 10 ms timeouts run on the
+		// bubble's clock, so a slow machine (or -race) cannot make a panic
+		// or an error lose the race against the timeout.
 		t.Run(tt.name, func(t *testing.T) {
-			m := scripted.New(
-				scripted.Use(scripted.Call{ID: "a", Name: tt.tool, Args: tt.args}, scripted.Call{ID: "b", Name: "ok", Args: `{}`}),
-				scripted.Say("noted"))
-			r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{ok, panics, fails, hangs, hangsOwn, upstreamOwn, upstreamShared, strict},
-				ToolTimeout: 30 * time.Millisecond})
-			evs := run(t, r, turnrunner.Input{TurnID: "f", Prompt: "go"})
-			if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
-				t.Fatalf("TurnEnd %+v", end)
-			}
-			calls := storedCalls(t, r, "f")
-			if len(calls) != 2 {
-				t.Fatalf("%d stored calls", len(calls))
-			}
-			if !calls[0].IsError() || !calls[0].IsComplete() {
-				t.Errorf("call a: isError %v isComplete %v", calls[0].IsError(), calls[0].IsComplete())
-			}
-			text := resultText(t, calls[0])
-			for _, w := range tt.want {
-				if !strings.Contains(text, w) {
-					t.Errorf("error text %q lacks %q", text, w)
+			synctest.Test(t, func(t *testing.T) {
+				m := scripted.New(
+					scripted.Use(scripted.Call{ID: "a", Name: tt.tool, Args: tt.args}, scripted.Call{ID: "b", Name: "ok", Args: `{}`}),
+					scripted.Say("noted"))
+				r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{ok, panics, fails, hangs, hangsOwn, upstreamOwn, upstreamShared, strict},
+					ToolTimeout: 30 * time.Millisecond})
+				evs := run(t, r, turnrunner.Input{TurnID: "f", Prompt: "go"})
+				if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+					t.Fatalf("TurnEnd %+v", end)
 				}
-			}
-			for _, w := range tt.notWant {
-				if strings.Contains(text, w) {
-					t.Errorf("error text %q holds %q", text, w)
+				calls := storedCalls(t, r, "f")
+				if len(calls) != 2 {
+					t.Fatalf("%d stored calls", len(calls))
 				}
-			}
-			if calls[1].IsError() || resultText(t, calls[1]) != "fine" {
-				t.Errorf("sibling call b failed: %q", resultText(t, calls[1]))
-			}
-			// The model saw the error text.
-			reqs := m.Requests()
-			found := false
-			for _, e := range reqs[1].Timeline {
-				if e.ToolCall != nil && e.ToolCall.ID() == "a" && strings.Contains(resultText(t, e.ToolCall), tt.want[0]) {
-					found = true
+				if !calls[0].IsError() || !calls[0].IsComplete() {
+					t.Errorf("call a: isError %v isComplete %v", calls[0].IsError(), calls[0].IsComplete())
 				}
-			}
-			if !found {
-				t.Error("second request does not show the error result")
-			}
+				text := resultText(t, calls[0])
+				for _, w := range tt.want {
+					if !strings.Contains(text, w) {
+						t.Errorf("error text %q lacks %q", text, w)
+					}
+				}
+				for _, w := range tt.notWant {
+					if strings.Contains(text, w) {
+						t.Errorf("error text %q holds %q", text, w)
+					}
+				}
+				if calls[1].IsError() || resultText(t, calls[1]) != "fine" {
+					t.Errorf("sibling call b failed: %q", resultText(t, calls[1]))
+				}
+				// The model saw the error text.
+				reqs := m.Requests()
+				found := false
+				for _, e := range reqs[1].Timeline {
+					if e.ToolCall != nil && e.ToolCall.ID() == "a" && strings.Contains(resultText(t, e.ToolCall), tt.want[0]) {
+						found = true
+					}
+				}
+				if !found {
+					t.Error("second request does not show the error result")
+				}
+			})
 		})
 	}
 }
