@@ -11,6 +11,7 @@ import (
 	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/internal/sse"
 	"github.com/ebbforge/adk/llm/internal/wire"
+	"github.com/ebbforge/adk/media"
 )
 
 // Defaults of a zero [Config].
@@ -61,13 +62,21 @@ type Config struct {
 	// IdleTimeout bounds each wait for more of a streamed body; 0 means
 	// DefaultIdleTimeout, negative means none.
 	IdleTimeout time.Duration
+	// Renderer renders the system prompt (with the request's standing
+	// instructions), user messages and tool results; see [llm.Renderer].
+	// Set its Key to keep envelope nonces stable across restarts. A nil
+	// Accepts means images and documents, which the API takes inline (a
+	// document other than a PDF is named in a text block); other media
+	// follow its Unsupported policy (refused by default).
+	Renderer llm.Renderer
 }
 
 // Model is a Claude model served by the Messages API. It is safe for
 // concurrent use.
 type Model struct {
-	cfg Config
-	url string
+	cfg    Config
+	url    string
+	render llm.Renderer
 }
 
 // ErrConfig is returned by [New] for a Config without a Model.
@@ -82,7 +91,11 @@ func New(cfg Config) (*Model, error) {
 	if base == "" {
 		base = DefaultBaseURL
 	}
-	return &Model{cfg: cfg, url: strings.TrimSuffix(base, "/") + "/v1/messages"}, nil
+	m := &Model{cfg: cfg, url: strings.TrimSuffix(base, "/") + "/v1/messages", render: cfg.Renderer}
+	if m.render.Accepts == nil {
+		m.render.Accepts = []media.Kind{media.KindImage, media.KindDocument}
+	}
+	return m, nil
 }
 
 // Stream sends req and yields the response's parts as they arrive. The

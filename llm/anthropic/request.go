@@ -47,10 +47,10 @@ type toolUseBlock struct {
 }
 
 type toolResultBlock struct {
-	Type      string      `json:"type"`
-	ToolUseID string      `json:"tool_use_id"`
-	Content   []textBlock `json:"content"`
-	IsError   bool        `json:"is_error,omitempty"`
+	Type      string            `json:"type"`
+	ToolUseID string            `json:"tool_use_id"`
+	Content   []json.RawMessage `json:"content"`
+	IsError   bool              `json:"is_error,omitempty"`
 }
 
 type tool struct {
@@ -68,11 +68,11 @@ type toolChoice struct {
 var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
 func (m *Model) encode(ctx context.Context, req *llm.Request, stream bool) ([]byte, error) {
-	msgs, err := messages(ctx, req)
+	msgs, err := m.messages(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	body := msgRequest{Model: m.cfg.Model, MaxTokens: req.Options.MaxTokens, System: req.System,
+	body := msgRequest{Model: m.cfg.Model, MaxTokens: req.Options.MaxTokens, System: m.render.System(req.System, req.Instructions),
 		Messages: msgs, Temperature: req.Options.Temperature, Stream: stream}
 	if body.MaxTokens <= 0 {
 		body.MaxTokens = m.cfg.MaxTokens
@@ -142,8 +142,8 @@ func raw(v any) json.RawMessage {
 // (its thinking blocks replayed verbatim, text and tool_use blocks in the
 // order they streamed), and one user message holding every tool_result of
 // the response before it, followed by the user's next text if it comes
-// right after.
-func messages(ctx context.Context, req *llm.Request) ([]message, error) {
+// right after. User text and tool results go through the model's renderer.
+func (m *Model) messages(ctx context.Context, req *llm.Request) ([]message, error) {
 	var msgs []message
 	user := func(blocks ...json.RawMessage) {
 		if n := len(msgs); n > 0 && msgs[n-1].Role == "user" {
@@ -157,7 +157,11 @@ func messages(ctx context.Context, req *llm.Request) ([]message, error) {
 		case llm.TurnUser:
 			for _, e := range turn.Entries {
 				if e.Message != nil {
-					blocks, err := userBlocks(ctx, e.Message)
+					rendered, err := m.render.Message(ctx, e.Message)
+					if err != nil {
+						return nil, err
+					}
+					blocks, err := contentBlocks(ctx, rendered, true)
 					if err != nil {
 						return nil, err
 					}
@@ -170,12 +174,16 @@ func messages(ctx context.Context, req *llm.Request) ([]message, error) {
 			}
 		case llm.TurnToolResults:
 			for _, c := range turn.ToolCalls() {
-				text, err := llm.RenderResult(ctx, c)
+				rendered, err := m.render.ToolResult(ctx, c, req.Trusted(c.Tool()))
+				if err != nil {
+					return nil, err
+				}
+				content, err := contentBlocks(ctx, rendered, false)
 				if err != nil {
 					return nil, err
 				}
 				user(raw(toolResultBlock{Type: "tool_result", ToolUseID: c.ID(),
-					Content: []textBlock{{"text", text}}, IsError: c.IsError()}))
+					Content: content, IsError: c.IsError()}))
 			}
 		}
 	}
@@ -194,17 +202,21 @@ type mediaSource struct {
 	Data      string `json:"data"`
 }
 
-// userBlocks is a user message as content blocks: its text, then its
-// attachments. Images and PDF documents go inline as base64; the API takes
-// no other media, so those are named in a text block.
-func userBlocks(ctx context.Context, msg *dispatch.Message) ([]json.RawMessage, error) {
+// contentBlocks is rendered content as content blocks, one per rendered
+// block. Images and PDF documents go inline as base64; the API takes no
+// other media, so those are named in a text block. Empty text is dropped,
+// except that a user message (keepEmpty) always has a block.
+func contentBlocks(ctx context.Context, rendered []llm.Block, keepEmpty bool) ([]json.RawMessage, error) {
 	var blocks []json.RawMessage
-	if t := msg.Text(); t != "" || len(msg.Attachments()) == 0 {
-		blocks = append(blocks, raw(textBlock{"text", t}))
-	}
-	for _, a := range msg.Attachments() {
+	for _, bl := range rendered {
+		a := bl.Media
 		typ := ""
 		switch {
+		case a == nil:
+			if bl.Text != "" {
+				blocks = append(blocks, raw(textBlock{"text", bl.Text}))
+			}
+			continue
 		case a.Kind() == media.KindImage:
 			typ = "image"
 		case a.MIMEType() == "application/pdf":
@@ -218,6 +230,9 @@ func userBlocks(ctx context.Context, msg *dispatch.Message) ([]json.RawMessage, 
 			return nil, err
 		}
 		blocks = append(blocks, raw(mediaBlock{typ, mediaSource{"base64", a.MIMEType(), data}}))
+	}
+	if len(blocks) == 0 && keepEmpty {
+		blocks = append(blocks, raw(textBlock{"text", ""}))
 	}
 	return blocks, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/internal/sse"
 	"github.com/ebbforge/adk/llm/internal/wire"
+	"github.com/ebbforge/adk/media"
 )
 
 // Config configures a [Model]. BaseURL and Model are required; the zero
@@ -48,6 +49,13 @@ type Config struct {
 	// IdleTimeout bounds the wait for more of a streamed body; 0 means
 	// DefaultIdleTimeout, negative means none.
 	IdleTimeout time.Duration
+	// Renderer renders the system prompt (with the request's standing
+	// instructions), user messages and tool results; see [llm.Renderer].
+	// Set its Key to keep envelope nonces stable across restarts. A nil
+	// Accepts means images, which every compatible server with vision
+	// takes inline; other media follow its Unsupported policy (refused by
+	// default).
+	Renderer llm.Renderer
 }
 
 // Default timeouts: generous, because a whole (non-streamed) response
@@ -65,6 +73,7 @@ type Model struct {
 	profile Profile
 	url     string
 	client  *http.Client
+	render  llm.Renderer
 	ids     atomic.Uint64
 }
 
@@ -76,7 +85,11 @@ func New(cfg Config) (*Model, error) {
 	if cfg.BaseURL == "" || cfg.Model == "" {
 		return nil, ErrConfig
 	}
-	m := &Model{cfg: cfg, url: strings.TrimSuffix(cfg.BaseURL, "/") + "/chat/completions", client: cfg.HTTPClient}
+	m := &Model{cfg: cfg, url: strings.TrimSuffix(cfg.BaseURL, "/") + "/chat/completions", client: cfg.HTTPClient,
+		render: cfg.Renderer}
+	if m.render.Accepts == nil {
+		m.render.Accepts = []media.Kind{media.KindImage}
+	}
 	if cfg.Profile != nil {
 		m.profile = *cfg.Profile
 	} else {

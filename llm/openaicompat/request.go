@@ -116,18 +116,19 @@ func toolChoice(c string) json.RawMessage {
 
 // messages renders the system prompt and the timeline as chat messages:
 // one assistant message per model response (its text, reasoning and tool
-// calls), followed by one tool message per call.
+// calls), followed by one tool message per call. The system prompt, user
+// text and tool results go through the model's renderer.
 func (m *Model) messages(ctx context.Context, req *llm.Request) ([]chatMessage, error) {
 	var msgs []chatMessage
-	if req.System != "" {
-		msgs = append(msgs, chatMessage{Role: "system", Content: ptr(req.System)})
+	if sys := m.render.System(req.System, req.Instructions); sys != "" {
+		msgs = append(msgs, chatMessage{Role: "system", Content: ptr(sys)})
 	}
 	for _, turn := range llm.Turns(req.Timeline) {
 		switch turn.Kind {
 		case llm.TurnUser:
 			for _, e := range turn.Entries {
 				if e.Message != nil {
-					content, err := userContent(ctx, e.Message)
+					content, err := m.userContent(ctx, e.Message)
 					if err != nil {
 						return nil, err
 					}
@@ -138,15 +139,37 @@ func (m *Model) messages(ctx context.Context, req *llm.Request) ([]chatMessage, 
 			msgs = append(msgs, m.assistant(turn))
 		case llm.TurnToolResults:
 			for _, c := range turn.ToolCalls() {
-				text, err := llm.RenderResult(ctx, c)
+				blocks, err := m.render.ToolResult(ctx, c, req.Trusted(c.Tool()))
 				if err != nil {
 					return nil, err
 				}
-				msgs = append(msgs, chatMessage{Role: "tool", Content: ptr(text), ToolCallID: c.ID()})
+				msgs = append(msgs, chatMessage{Role: "tool", Content: ptr(toolText(blocks)), ToolCallID: c.ID()})
 			}
 		}
 	}
 	return msgs, nil
+}
+
+// toolText is a tool message's content: tool messages carry text only, so
+// a media block is named inside its envelope, and the blocks of several
+// media items go on separate lines.
+func toolText(blocks []llm.Block) string {
+	var b strings.Builder
+	prev := ""
+	for _, bl := range blocks {
+		text := bl.Text
+		if bl.Media != nil {
+			text = describe(bl.Media)
+		}
+		if prev != "" && text != "" && !strings.HasSuffix(prev, "\n") && !strings.HasPrefix(text, "\n") {
+			b.WriteByte('\n')
+		}
+		b.WriteString(text)
+		if text != "" {
+			prev = text
+		}
+	}
+	return b.String()
 }
 
 // assistant is one response as an assistant message. Its reasoning goes
@@ -208,29 +231,35 @@ func describe(m *media.Media) string {
 	return "[" + string(m.Kind()) + " " + m.MIMEType() + " " + m.Filename() + "]"
 }
 
-// userContent is a user message's content: its text, or with attachments
-// an array of parts. Images go inline as data URLs, which every compatible
-// server with vision takes; other media are named in a text part, since
-// most of these servers take no audio or files.
-func userContent(ctx context.Context, msg *dispatch.Message) (any, error) {
-	atts := msg.Attachments()
-	if len(atts) == 0 {
-		return msg.Text(), nil
+// userContent is a user message's content as the renderer gives it: its
+// text as a string, or with attachments an array of parts, one per
+// rendered block. Images go inline as data URLs, which every compatible
+// server with vision takes; another medium the renderer passes through (a
+// kind added to Renderer.Accepts) is named in a text part.
+func (m *Model) userContent(ctx context.Context, msg *dispatch.Message) (any, error) {
+	blocks, err := m.render.Message(ctx, msg)
+	if err != nil {
+		return nil, err
+	}
+	if len(blocks) <= 1 && (len(blocks) == 0 || blocks[0].Media == nil) {
+		return llm.JoinText(blocks), nil
 	}
 	var parts []contentPart
-	if t := msg.Text(); t != "" {
-		parts = append(parts, contentPart{Type: "text", Text: t})
-	}
-	for _, a := range atts {
-		if a.Kind() != media.KindImage {
+	for _, bl := range blocks {
+		switch a := bl.Media; {
+		case a == nil:
+			if bl.Text != "" {
+				parts = append(parts, contentPart{Type: "text", Text: bl.Text})
+			}
+		case a.Kind() != media.KindImage:
 			parts = append(parts, contentPart{Type: "text", Text: describe(a)})
-			continue
+		default:
+			u, err := a.DataURL(ctx)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, contentPart{Type: "image_url", ImageURL: &imageURL{URL: u}})
 		}
-		u, err := a.DataURL(ctx)
-		if err != nil {
-			return nil, err
-		}
-		parts = append(parts, contentPart{Type: "image_url", ImageURL: &imageURL{URL: u}})
 	}
 	return parts, nil
 }
