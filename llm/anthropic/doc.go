@@ -16,6 +16,13 @@
 // blocks, with is_error for a failed call. Pings, padding after the JSON
 // of a data line and unknown event types are accepted.
 //
+// What the model reads is rendered by Config.Renderer, an [llm.Renderer]:
+// the system field holds the system prompt and the request's standing
+// instructions, user text has fake system tags neutralised, and each
+// tool_result holds its result in a nonce-keyed envelope (trusted only for
+// the request's trusted tools). Images and PDFs go inline as base64; other
+// media are refused unless the renderer's policy says otherwise.
+//
 // Failures are typed with the llm package's errors: an HTTP status or an
 // error event (also after a 200) becomes llm.ErrRateLimited (with the
 // server's Retry-After), ErrAuth, ErrBadRequest, ErrContextLength,

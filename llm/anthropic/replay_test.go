@@ -17,6 +17,7 @@ import (
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/internal/golden"
 	"github.com/ebbforge/adk/llm"
+	"github.com/ebbforge/adk/llm/internal/wiretest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -133,6 +134,12 @@ func normalize(t *testing.T, body string) any {
 			delete(b, "caller")
 			if b["type"] == "tool_result" {
 				b["content"] = blocks(b["content"])
+				// The recorded client sent tool results without envelopes.
+				for _, c := range b["content"].([]any) {
+					if c := c.(map[string]any); c["type"] == "text" {
+						c["text"] = wiretest.Unwrap(c["text"].(string))
+					}
+				}
 			}
 		}
 	}

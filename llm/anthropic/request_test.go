@@ -1,8 +1,13 @@
 package anthropic
 
 import (
+	"encoding/json"
+	"errors"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
@@ -67,16 +72,41 @@ func events(pairs ...string) string {
 	return b.String()
 }
 
-// TestAttachments: images and PDFs go inline as base64; other media are
-// named.
+// TestAttachments: images and PDFs go inline as base64 inside their
+// envelopes; other media are refused, or described under MediaDescribe.
 func TestAttachments(t *testing.T) {
 	s := newServer(t, sseReply(events("message_stop", `{"type":"message_stop"}`)))
-	req := &llm.Request{Timeline: []dispatch.Entry{wiretest.AttachmentMessage(t)}}
-	if got := run(t, newModel(t, Config{BaseURL: s.URL}), req); got.Err != nil {
+	entry := wiretest.AttachmentMessage(t)
+	req := &llm.Request{Timeline: []dispatch.Entry{entry}}
+	if got := run(t, newModel(t, Config{BaseURL: s.URL}), req); !errors.Is(got.Err, llm.ErrUnsupportedMedia) {
+		t.Fatalf("err = %v, want ErrUnsupportedMedia for the audio", got.Err)
+	}
+	if got := run(t, newModel(t, Config{BaseURL: s.URL, Renderer: llm.Renderer{Unsupported: llm.MediaDescribe}}), req); got.Err != nil {
 		t.Fatal(got.Err)
 	}
-	want := `{"role":"user","content":[{"type":"text","text":"What is this?"},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"YWJj"}},{"type":"text","text":"[audio audio/wav b.wav]"},{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"YWJj"}}]}`
-	if body := string(s.Body(0)); !strings.Contains(body, want) {
-		t.Errorf("body lacks %s:\n%s", want, body)
+	atts := entry.Message.Attachments()
+	text := func(s string) string { return string(raw(textBlock{"text", s})) }
+	open := func(kind, mime string) string {
+		return `<untrusted_content_N kind="message-media" modality="` + kind + `" mime="` + mime + `">` + "\n"
+	}
+	want := "[" + strings.Join([]string{
+		text("What is this?"),
+		text(atts[0].Marker() + "\n" + open("image", "image/png")),
+		`{"type":"image","source":{"type":"base64","media_type":"image/png","data":"YWJj"}}`,
+		text("\n</untrusted_content_N>"),
+		text(atts[1].Marker() + "\n[media: b.wav, audio/wav, 3 bytes]"),
+		text(atts[2].Marker() + "\n" + open("document", "application/pdf")),
+		`{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"YWJj"}}`,
+		text("\n</untrusted_content_N>"),
+	}, ",") + "]"
+	var body struct {
+		Messages []struct{ Content json.RawMessage }
+	}
+	if err := json.Unmarshal(s.Body(0), &body); err != nil || len(body.Messages) != 1 {
+		t.Fatalf("body: %v\n%s", err, s.Body(0))
+	}
+	got := regexp.MustCompile(`content_[0-9a-f]{16}`).ReplaceAllString(string(body.Messages[0].Content), "content_N")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("user content (-want +got):\n%s", diff)
 	}
 }

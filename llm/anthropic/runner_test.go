@@ -41,7 +41,7 @@ func TestRunnerOverTheWire(t *testing.T) {
 			"message_delta", `{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":8}}`,
 			"message_stop", `{"type":"message_stop"}`)),
 	)
-	m, err := New(Config{BaseURL: s.URL, Model: "claude", ThinkingBudget: 1024})
+	m, err := New(Config{BaseURL: s.URL, Model: "claude", ThinkingBudget: 1024, Renderer: llm.Renderer{Key: wiretest.RenderKey}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,8 @@ func TestRunnerOverTheWire(t *testing.T) {
 	for _, want := range []string{
 		`{"type":"thinking","thinking":"Use the tool.","signature":"c2lnbmVk"}`,
 		`{"type":"tool_use","id":"toolu_1","name":"weather","input":{"city":"Paris"}}`,
-		`{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"sunny in Paris"}]}`,
+		`{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"\u003cuntrusted_content_`,
+		`kind=\"tool-result\" tool=\"weather\"\u003e\nsunny in Paris\n\u003c/untrusted_content_`,
 	} {
 		if !strings.Contains(last, want) {
 			t.Errorf("last request lacks %s:\n%s", want, last)

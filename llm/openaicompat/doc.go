@@ -19,6 +19,13 @@
 // as opaque payloads and sent back as each server needs, following the
 // [Profile] in use: chosen from the base URL, or set explicitly.
 //
+// What the model reads is rendered by Config.Renderer, an [llm.Renderer]:
+// the system message holds the system prompt and the request's standing
+// instructions, user text has fake system tags neutralised, and each tool
+// message holds its result in a nonce-keyed envelope (trusted only for the
+// request's trusted tools). Images go inline as data URLs; other media are
+// refused unless the renderer's policy says otherwise.
+//
 // Failures are typed with the llm package's errors: an HTTP status or an
 // error object (a JSON body, or an error event after a 200) becomes
 // llm.ErrRateLimited (with the server's Retry-After), ErrAuth,

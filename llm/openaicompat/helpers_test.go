@@ -24,6 +24,9 @@ func newModel(t *testing.T, cfg Config) *Model {
 	if cfg.Model == "" {
 		cfg.Model = "test-model"
 	}
+	if cfg.Renderer.Key == nil {
+		cfg.Renderer.Key = wiretest.RenderKey
+	}
 	m, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)

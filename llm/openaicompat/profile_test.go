@@ -2,8 +2,11 @@ package openaicompat
 
 import (
 	"encoding/json"
-	"strings"
+	"errors"
+	"regexp"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/ebbforge/adk/canonical"
 	"github.com/ebbforge/adk/dispatch"
@@ -55,15 +58,41 @@ func TestProfilesReplay(t *testing.T) {
 	}
 }
 
-// TestAttachments: images go inline as data URLs; other media are named.
+// TestAttachments: images go inline as data URLs inside their envelopes;
+// other media are refused, or described under MediaDescribe.
 func TestAttachments(t *testing.T) {
 	s := newServer(t, sseReply(`data: {"choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop"}]}`+"\n\n"))
-	req := &llm.Request{Timeline: []dispatch.Entry{wiretest.AttachmentMessage(t)}}
-	if got := run(t, newModel(t, Config{BaseURL: s.URL}), req); got.Err != nil {
+	entry := wiretest.AttachmentMessage(t)
+	req := &llm.Request{Timeline: []dispatch.Entry{entry}}
+	if got := run(t, newModel(t, Config{BaseURL: s.URL}), req); !errors.Is(got.Err, llm.ErrUnsupportedMedia) {
+		t.Fatalf("err = %v, want ErrUnsupportedMedia for the audio", got.Err)
+	}
+	if got := run(t, newModel(t, Config{BaseURL: s.URL, Renderer: llm.Renderer{Unsupported: llm.MediaDescribe}}), req); got.Err != nil {
 		t.Fatal(got.Err)
 	}
-	want := `{"role":"user","content":[{"type":"text","text":"What is this?"},{"type":"image_url","image_url":{"url":"data:image/png;base64,YWJj"}},{"type":"text","text":"[audio audio/wav b.wav]"},{"type":"text","text":"[document application/pdf c.pdf]"}]}`
-	if body := string(s.Body(0)); !strings.Contains(body, want) {
-		t.Errorf("body lacks %s:\n%s", want, body)
+	var body struct {
+		Messages []struct {
+			Content []contentPart
+		}
+	}
+	if err := json.Unmarshal(s.Body(0), &body); err != nil || len(body.Messages) != 1 {
+		t.Fatalf("body: %v\n%s", err, s.Body(0))
+	}
+	atts := entry.Message.Attachments()
+	want := []contentPart{
+		{Type: "text", Text: "What is this?"},
+		{Type: "text", Text: atts[0].Marker() + "\n<untrusted_content_N kind=\"message-media\" modality=\"image\" mime=\"image/png\">\n"},
+		{Type: "image_url", ImageURL: &imageURL{URL: "data:image/png;base64,YWJj"}},
+		{Type: "text", Text: "\n</untrusted_content_N>"},
+		{Type: "text", Text: atts[1].Marker() + "\n[media: b.wav, audio/wav, 3 bytes]"},
+		{Type: "text", Text: atts[2].Marker() + "\n[media: c.pdf, application/pdf, 3 bytes]"},
+	}
+	nonce := regexp.MustCompile(`content_[0-9a-f]{16}`)
+	for i := range body.Messages[0].Content {
+		p := &body.Messages[0].Content[i]
+		p.Text = nonce.ReplaceAllString(p.Text, "content_N")
+	}
+	if diff := cmp.Diff(want, body.Messages[0].Content); diff != "" {
+		t.Errorf("user content (-want +got):\n%s", diff)
 	}
 }

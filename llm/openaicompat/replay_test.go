@@ -17,6 +17,7 @@ import (
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/internal/golden"
 	"github.com/ebbforge/adk/llm"
+	"github.com/ebbforge/adk/llm/internal/wiretest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -191,10 +192,15 @@ func TestRoundTripRequests(t *testing.T) {
 }
 
 // normalizeArguments parses the argument strings of a body's tool calls:
-// stored arguments are compact JSON, the recorded client spaced them.
+// stored arguments are compact JSON, the recorded client spaced them. It
+// also unwraps tool results, which the recorded client sent without
+// envelopes.
 func normalizeArguments(body map[string]any) {
 	msgs, _ := body["messages"].([]any)
 	for _, m := range msgs {
+		if s, ok := m.(map[string]any)["content"].(string); ok && m.(map[string]any)["role"] == "tool" {
+			m.(map[string]any)["content"] = wiretest.Unwrap(s)
+		}
 		calls, _ := m.(map[string]any)["tool_calls"].([]any)
 		for _, c := range calls {
 			fn := c.(map[string]any)["function"].(map[string]any)

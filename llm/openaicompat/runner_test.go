@@ -35,7 +35,7 @@ func TestRunnerOverTheWire(t *testing.T) {
 			`{"choices":[{"index":0,"delta":{"role":"assistant","content":"It is "}}]}`,
 			`{"choices":[{"index":0,"delta":{"content":"sunny in Paris."},"finish_reason":"stop"}]}`)),
 	)
-	m, err := openaicompat.New(openaicompat.Config{BaseURL: s.URL + "/v1", Model: "m"})
+	m, err := openaicompat.New(openaicompat.Config{BaseURL: s.URL + "/v1", Model: "m", Renderer: llm.Renderer{Key: wiretest.RenderKey}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestRunnerOverTheWire(t *testing.T) {
 		t.Fatalf("turn: %+v, requests %d", got, s.Requests())
 	}
 	last := string(s.Body(2))
-	for _, want := range []string{`"tool_call_id":"call_1"`, `"content":"sunny in Paris"`, `"arguments":"{\"city\":\"Paris\"}"`} {
+	for _, want := range []string{`"tool_call_id":"call_1"`, `kind=\"tool-result\" tool=\"weather\"\u003e\nsunny in Paris\n\u003c/untrusted_content_`, `"arguments":"{\"city\":\"Paris\"}"`} {
 		if !strings.Contains(last, want) {
 			t.Errorf("last request lacks %s:\n%s", want, last)
 		}
