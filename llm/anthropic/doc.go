@@ -20,8 +20,9 @@
 // the system field holds the system prompt and the request's standing
 // instructions, user text has fake system tags neutralised, and each
 // tool_result holds its result in a nonce-keyed envelope (trusted only for
-// the request's trusted tools). Images and PDFs go inline as base64; other
-// media are refused unless the renderer's policy says otherwise.
+// the request's trusted tools). Images and PDFs go inline as base64 (a
+// document in another format is named); audio and video are refused unless
+// the renderer's policy says otherwise.
 //
 // Failures are typed with the llm package's errors: an HTTP status or an
 // error event (also after a 200) becomes llm.ErrRateLimited (with the
