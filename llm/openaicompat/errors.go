@@ -11,7 +11,6 @@ import (
 
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm"
-	"github.com/ebbforge/adk/llm/internal/sse"
 	"github.com/ebbforge/adk/llm/internal/wire"
 )
 
@@ -20,21 +19,12 @@ const provider = "openai"
 
 var errMalformed = errors.New("malformed JSON")
 
-// transportErr types a failure of the call itself. Errors the handler
-// already typed pass through; the caller's cancellation stays as it is.
+// sentinels type the failures of the call itself.
+var sentinels = wire.Sentinels{Timeout: llm.ErrTimeout, Protocol: llm.ErrProtocol, Transport: llm.ErrTransport}
+
+// transportErr types a failure of the call itself (see [wire.Failure]).
 func (m *Model) transportErr(ctx context.Context, err error) error {
-	var r wire.Reported
-	switch {
-	case errors.As(err, &r):
-		return r.Err
-	case ctx.Err() != nil:
-		return ctx.Err()
-	case errors.Is(err, wire.ErrRequestTimeout), errors.Is(err, wire.ErrIdleTimeout):
-		return llm.ErrTimeout.With(err, "openaicompat")
-	case errors.Is(err, sse.ErrTooLong):
-		return llm.ErrProtocol.With(err, "openaicompat")
-	}
-	return llm.ErrTransport.With(errors.New(llm.Redact(err.Error(), m.cfg.APIKey)), "openaicompat")
+	return wire.Failure(ctx, err, "openaicompat", sentinels, m.cfg.APIKey)
 }
 
 // statusErr types a non-2xx answer from its status and error body.

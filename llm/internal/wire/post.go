@@ -8,8 +8,10 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strings"
 	"time"
 
+	"github.com/ebbforge/adk/internal/errcode"
 	"github.com/ebbforge/adk/llm/internal/sse"
 )
 
@@ -143,4 +145,34 @@ func Yield[P any](parts []P, yield func(P, error) bool) bool {
 		}
 	}
 	return true
+}
+
+// Sentinels are the typed errors [Failure] sorts failures into.
+type Sentinels struct {
+	Timeout, Protocol, Transport *errcode.Error
+}
+
+// Failure types an error [Post] returned: one a handler [Reported] and
+// the caller's cancellation as they are; an expired timeout as Timeout;
+// an oversized event as Protocol; anything else as Transport, its text
+// with every secret replaced (a proxy may echo an API key).
+func Failure(ctx context.Context, err error, prefix string, s Sentinels, secrets ...string) error {
+	var r Reported
+	switch {
+	case errors.As(err, &r):
+		return r.Err
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, ErrRequestTimeout), errors.Is(err, ErrIdleTimeout):
+		return s.Timeout.With(err, "%s", prefix)
+	case errors.Is(err, sse.ErrTooLong):
+		return s.Protocol.With(err, "%s", prefix)
+	}
+	text := err.Error()
+	for _, k := range secrets {
+		if k != "" {
+			text = strings.ReplaceAll(text, k, "[redacted]")
+		}
+	}
+	return s.Transport.With(errors.New(text), "%s", prefix)
 }
