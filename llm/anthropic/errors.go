@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -19,13 +18,8 @@ const provider = "anthropic"
 
 var errMalformed = errors.New("malformed JSON")
 
-// sentinels type the failures of the call itself.
+// sentinels type the failures of the call itself (see [wire.Failure]).
 var sentinels = wire.Sentinels{Timeout: llm.ErrTimeout, Protocol: llm.ErrProtocol, Transport: llm.ErrTransport}
-
-// transportErr types a failure of the call itself (see [wire.Failure]).
-func (m *Model) transportErr(ctx context.Context, err error) error {
-	return wire.Failure(ctx, err, "anthropic", sentinels, m.cfg.APIKey)
-}
 
 // statusErr types a non-2xx answer from its status and error body.
 func (m *Model) statusErr(resp *http.Response, raw []byte) error {

@@ -102,11 +102,7 @@ func New(cfg Config) (*Model, error) {
 // sequence is single-use; breaking out of it closes the connection.
 // Failures are yielded once, typed (see the package doc).
 func (m *Model) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.Part, error] {
-	return func(yield func(llm.Part, error) bool) {
-		if err := m.stream(ctx, req, yield); err != nil {
-			yield(llm.Part{}, err)
-		}
-	}
+	return wire.Seq(func(yield func(llm.Part, error) bool) error { return m.stream(ctx, req, yield) })
 }
 
 func (m *Model) stream(ctx context.Context, req *llm.Request, yield func(llm.Part, error) bool) error {
@@ -115,10 +111,7 @@ func (m *Model) stream(ctx context.Context, req *llm.Request, yield func(llm.Par
 	if err != nil {
 		return err
 	}
-	h := http.Header{}
-	for k, vs := range m.cfg.Headers {
-		h[k] = append([]string(nil), vs...)
-	}
+	h := wire.Header(m.cfg.Headers, stream)
 	version := m.cfg.Version
 	if version == "" {
 		version = DefaultVersion
@@ -127,35 +120,31 @@ func (m *Model) stream(ctx context.Context, req *llm.Request, yield func(llm.Par
 	if len(m.cfg.Beta) > 0 {
 		h.Set("anthropic-beta", strings.Join(m.cfg.Beta, ","))
 	}
-	if stream {
-		h.Set("Accept", "text/event-stream")
-	}
 	if m.cfg.APIKey != "" {
 		h.Set("x-api-key", m.cfg.APIKey)
 	}
-	c := &response{m: m, yield: yield}
+	c := &response{m: m, Emitter: wire.Emitter[llm.Part]{Yield: yield}}
 	err = wire.Post(ctx, wire.Request{Client: m.cfg.HTTPClient, URL: m.url, Header: h, Body: body,
 		RequestTimeout: wire.Timeout(m.cfg.RequestTimeout, DefaultRequestTimeout),
 		IdleTimeout:    wire.Timeout(m.cfg.IdleTimeout, DefaultIdleTimeout)}, c)
 	switch {
-	case c.stopped:
+	case c.Stopped:
 		return nil
 	case err != nil:
-		return m.transportErr(ctx, err)
+		return wire.Failure(ctx, err, "anthropic", sentinels, m.cfg.APIKey)
 	case !c.d.done && c.d.stop == "":
 		return incompleteErr()
 	}
 	c.d.end()
-	c.emit()
+	c.Emit(&c.d.out)
 	return nil
 }
 
 // response is one response being decoded: the handler of [wire.Post].
 type response struct {
-	m       *Model
-	d       decoder
-	yield   func(llm.Part, error) bool
-	stopped bool // the consumer stopped reading
+	m *Model
+	d decoder
+	wire.Emitter[llm.Part]
 }
 
 func (c *response) Status(resp *http.Response, body []byte) error {
@@ -171,7 +160,7 @@ func (c *response) Event(resp *http.Response, ev sse.Event) (bool, error) {
 	if err := c.take(resp, ev.Data); err != nil {
 		return false, err
 	}
-	return c.stopped || c.d.done, nil
+	return c.Stopped || c.d.done, nil
 }
 
 func (c *response) take(resp *http.Response, data []byte) error {
@@ -182,15 +171,6 @@ func (c *response) take(resp *http.Response, data []byte) error {
 	if eb != nil {
 		return wire.Reported{Err: c.m.bodyErr(resp, eb)}
 	}
-	c.emit()
+	c.Emit(&c.d.out)
 	return nil
-}
-
-// emit yields the pending parts; false when the consumer stopped.
-func (c *response) emit() bool {
-	if !wire.Yield(c.d.out, c.yield) {
-		c.stopped = true
-	}
-	c.d.out = c.d.out[:0]
-	return !c.stopped
 }

@@ -108,11 +108,7 @@ func (m *Model) Profile() Profile { return m.profile }
 // sequence is single-use; breaking out of it closes the connection.
 // Failures are yielded once, typed (see the package doc).
 func (m *Model) Stream(ctx context.Context, req *llm.Request) iter.Seq2[llm.Part, error] {
-	return func(yield func(llm.Part, error) bool) {
-		if err := m.stream(ctx, req, yield); err != nil {
-			yield(llm.Part{}, err)
-		}
-	}
+	return wire.Seq(func(yield func(llm.Part, error) bool) error { return m.stream(ctx, req, yield) })
 }
 
 func (m *Model) stream(ctx context.Context, req *llm.Request, yield func(llm.Part, error) bool) error {
@@ -121,42 +117,35 @@ func (m *Model) stream(ctx context.Context, req *llm.Request, yield func(llm.Par
 	if err != nil {
 		return err
 	}
-	h := http.Header{}
-	for k, vs := range m.cfg.Headers {
-		h[k] = append([]string(nil), vs...)
-	}
-	if stream {
-		h.Set("Accept", "text/event-stream")
-	}
+	h := wire.Header(m.cfg.Headers, stream)
 	if m.cfg.APIKey != "" {
 		h.Set("Authorization", "Bearer "+m.cfg.APIKey)
 	}
-	c := &response{m: m, yield: yield, d: decoder{newID: m.newID}}
+	c := &response{m: m, Emitter: wire.Emitter[llm.Part]{Yield: yield}, d: decoder{newID: m.newID}}
 	err = wire.Post(ctx, wire.Request{Client: m.client, URL: m.url, Header: h, Body: body,
 		RequestTimeout: wire.Timeout(m.cfg.RequestTimeout, DefaultRequestTimeout),
 		IdleTimeout:    wire.Timeout(m.cfg.IdleTimeout, DefaultIdleTimeout)}, c)
 	switch {
-	case c.stopped:
+	case c.Stopped:
 		return nil
 	case err != nil:
-		return m.transportErr(ctx, err)
+		return wire.Failure(ctx, err, "openaicompat", sentinels, m.cfg.APIKey)
 	case c.whole:
 		return nil
 	case !c.d.done && c.d.finish == "":
 		return incompleteErr()
 	}
 	c.d.end()
-	c.emit()
+	c.Emit(&c.d.out)
 	return nil
 }
 
 // response is one response being decoded: the handler of [wire.Post].
 type response struct {
-	m       *Model
-	d       decoder
-	yield   func(llm.Part, error) bool
-	stopped bool // the consumer stopped reading
-	whole   bool // the answer was a whole completion, already yielded
+	m *Model
+	d decoder
+	wire.Emitter[llm.Part]
+	whole bool // the answer was a whole completion, already yielded
 }
 
 func (c *response) Status(resp *http.Response, body []byte) error {
@@ -175,7 +164,7 @@ func (c *response) Whole(resp *http.Response, body []byte) error {
 	}
 	c.whole = true
 	c.d.end()
-	c.emit()
+	c.Emit(&c.d.out)
 	return nil
 }
 
@@ -187,16 +176,7 @@ func (c *response) Event(resp *http.Response, ev sse.Event) (bool, error) {
 	if eb != nil {
 		return false, wire.Reported{Err: c.m.bodyErr(resp, eb)}
 	}
-	return !c.emit() || c.d.done, nil
-}
-
-// emit yields the pending parts; false when the consumer stopped.
-func (c *response) emit() bool {
-	if !wire.Yield(c.d.out, c.yield) {
-		c.stopped = true
-	}
-	c.d.out = c.d.out[:0]
-	return !c.stopped
+	return !c.Emit(&c.d.out) || c.d.done, nil
 }
 
 func (m *Model) newID(n int) string {
