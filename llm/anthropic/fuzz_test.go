@@ -13,9 +13,7 @@ import (
 // decoder: no panic, part indexes within the blocks seen, and every thought
 // payload valid JSON.
 func FuzzDecoder(f *testing.F) {
-	for _, seed := range wiretest.FixtureData(f) {
-		f.Add(seed)
-	}
+	wiretest.SeedFixtures(f)
 	f.Add(`{"type":"content_block_delta","index":70000,"delta":{"type":"text_delta","text":"x"}}` + "\n" + `{"type":"content_block_stop","index":-1}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		var d decoder

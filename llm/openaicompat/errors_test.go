@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -50,15 +49,7 @@ func TestErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newServer(t, tt.reply)
 			got := run(t, newModel(t, Config{BaseURL: s.URL, APIKey: secretKey}), nil)
-			if !errors.Is(got.Err, tt.want) {
-				t.Fatalf("err = %v, want %v", got.Err, tt.want)
-			}
-			if strings.Contains(got.Err.Error(), secretKey) {
-				t.Errorf("the API key leaked into %q", got.Err)
-			}
-			if d := llm.RetryAfter(got.Err); d != tt.retryAfter {
-				t.Errorf("RetryAfter = %v, want %v", d, tt.retryAfter)
-			}
+			wiretest.CheckFailure(t, got, tt.want, tt.retryAfter, secretKey)
 			var api *llm.APIError
 			if errors.As(got.Err, &api) && api.Type != tt.apiType {
 				t.Errorf("APIError.Type = %q, want %q", api.Type, tt.apiType)

@@ -14,9 +14,7 @@ import (
 // name an assembled call; each call's first part carries its id, and no
 // two calls share a generated id.
 func FuzzDecoder(f *testing.F) {
-	for _, seed := range wiretest.FixtureData(f) {
-		f.Add(seed)
-	}
+	wiretest.SeedFixtures(f)
 	f.Add(`{"choices":[{"delta":{"tool_calls":[{"function":{"name":"f"}},{"function":{"arguments":"x"}},{"id":"a","index":3}]}}]}`)
 	f.Add(`{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"a"},{"index":0,"id":"b"},{"index":0}]}}]}` + "\n" + `{"error":"x"}`)
 	f.Fuzz(func(t *testing.T, in string) {

@@ -39,12 +39,7 @@ func TestRunnerOverTheWire(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := wiretest.RunTurn(t, m)
-	if got.Status != turnrunner.TurnCompleted || got.Answer != "It is sunny in Paris." || got.ToolInput != "Paris" ||
-		got.ToolRuns != 1 || got.Retries != 1 || s.Requests() != 3 {
-		t.Fatalf("turn: %+v, requests %d", got, s.Requests())
-	}
-	last := string(s.Body(2))
+	last := wiretest.RunWeatherTurn(t, m, s)
 	for _, want := range []string{`"tool_call_id":"call_1"`, `kind=\"tool-result\" tool=\"weather\"\u003e\nsunny in Paris\n\u003c/untrusted_content_`, `"arguments":"{\"city\":\"Paris\"}"`} {
 		if !strings.Contains(last, want) {
 			t.Errorf("last request lacks %s:\n%s", want, last)
