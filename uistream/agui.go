@@ -201,38 +201,9 @@ func (e *agEncoder) event(emit func([]byte), ev turnrunner.Event) {
 		e.closeParts(emit)
 		e.endStep(emit)
 	case turnrunner.ThoughtDelta:
-		if e.reasoning != x.ID {
-			if e.seen["r"+x.ID] {
-				return // ended already
-			}
-			e.seen["r"+x.ID] = true
-			e.closeParts(emit)
-			e.put(emit, appendField(e.begin("REASONING_START"), "messageId", x.ID))
-			e.put(emit, appendField(appendField(e.begin("REASONING_MESSAGE_START"), "messageId", x.ID), "role", "reasoning"))
-			e.reasoning = x.ID
-		}
-		if x.Delta != "" {
-			e.put(emit, appendField(appendField(e.begin("REASONING_MESSAGE_CONTENT"), "messageId", x.ID), "delta", x.Delta))
-		}
-		if x.IsComplete || x.Err != nil { // a failed response ends its parts too
-			e.closeParts(emit)
-		}
+		e.delta(emit, reasoningPart, &e.reasoning, x.ID, x.Delta, x.IsComplete || x.Err != nil)
 	case turnrunner.MessageDelta:
-		if e.text != x.ID {
-			if e.seen["t"+x.ID] {
-				return // ended already
-			}
-			e.seen["t"+x.ID] = true
-			e.closeParts(emit)
-			e.put(emit, appendField(appendField(e.begin("TEXT_MESSAGE_START"), "messageId", x.ID), "role", "assistant"))
-			e.text = x.ID
-		}
-		if x.Delta != "" {
-			e.put(emit, appendField(appendField(e.begin("TEXT_MESSAGE_CONTENT"), "messageId", x.ID), "delta", x.Delta))
-		}
-		if x.IsComplete || x.Err != nil { // a failed response ends its parts too
-			e.closeParts(emit)
-		}
+		e.delta(emit, textPart, &e.text, x.ID, x.Delta, x.IsComplete || x.Err != nil)
 	case turnrunner.ToolCallContent:
 		e.closeParts(emit)
 		e.announce(emit, x.ID, x.Tool, x.Args)
@@ -261,6 +232,48 @@ func (e *agEncoder) event(emit func([]byte), ev turnrunner.Event) {
 			b := appendField(e.begin("RUN_ERROR"), "message", errText(x.Err, "the turn failed"))
 			e.put(emit, appendField(b, "code", jsonString(w, "error.code", "E_UNKNOWN")))
 		}
+	}
+}
+
+// agPart is how one kind of streamed message (text or reasoning) is
+// written: the events that open it, the last carrying the role, and the
+// event that carries a delta.
+type agPart struct {
+	seenKey string // prefix of the message's key in seen
+	start   []string
+	role    string
+	content string
+}
+
+var (
+	reasoningPart = agPart{"r", []string{"REASONING_START", "REASONING_MESSAGE_START"}, "reasoning", "REASONING_MESSAGE_CONTENT"}
+	textPart      = agPart{"t", []string{"TEXT_MESSAGE_START"}, "assistant", "TEXT_MESSAGE_CONTENT"}
+)
+
+// delta writes one delta of message id of kind p, whose open id is *open:
+// it starts the message once (one that ended stays ended), writes the
+// delta, and ends the open parts when done (a failed response too).
+func (e *agEncoder) delta(emit func([]byte), p agPart, open *string, id, delta string, done bool) {
+	if *open != id {
+		if e.seen[p.seenKey+id] {
+			return // ended already
+		}
+		e.seen[p.seenKey+id] = true
+		e.closeParts(emit)
+		for i, typ := range p.start {
+			b := appendField(e.begin(typ), "messageId", id)
+			if i == len(p.start)-1 {
+				b = appendField(b, "role", p.role)
+			}
+			e.put(emit, b)
+		}
+		*open = id
+	}
+	if delta != "" {
+		e.put(emit, appendField(appendField(e.begin(p.content), "messageId", id), "delta", delta))
+	}
+	if done {
+		e.closeParts(emit)
 	}
 }
 
