@@ -10,7 +10,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -20,6 +19,7 @@ import (
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/internal/safetext"
 	"github.com/ebbforge/adk/spooledartifact"
+	"github.com/ebbforge/adk/spooledartifact/internal/ctxtest"
 )
 
 // hostileStores are the stores every spooling case runs against: memory,
@@ -329,31 +329,6 @@ func TestHostileIDs(t *testing.T) {
 	}
 }
 
-// countdownCtx ends after its Err has answered nil n times: a deadline
-// without a clock.
-type countdownCtx struct {
-	context.Context
-	left atomic.Int64
-	done chan struct{}
-	once sync.Once
-}
-
-func newCountdownCtx(n int64) *countdownCtx {
-	c := &countdownCtx{Context: context.Background(), done: make(chan struct{})}
-	c.left.Store(n)
-	return c
-}
-
-func (c *countdownCtx) Done() <-chan struct{} { return c.done }
-
-func (c *countdownCtx) Err() error {
-	if c.left.Add(-1) >= 0 {
-		return nil
-	}
-	c.once.Do(func() { close(c.done) })
-	return context.Canceled
-}
-
 // A plain artifact's search stops with ctx's error once ctx ends, partway
 // through a large artifact.
 func TestHostilePlainQueriesStopWhenCtxEnds(t *testing.T) {
@@ -365,7 +340,7 @@ func TestHostilePlainQueriesStopWhenCtxEnds(t *testing.T) {
 				t.Fatal(err)
 			}
 			art := a.(*spooledartifact.Artifact)
-			if _, err := art.Grep(newCountdownCtx(8), "no such line", nil); !errors.Is(err, context.Canceled) {
+			if _, err := art.Grep(ctxtest.NewCountdown(8), "no such line", nil); !errors.Is(err, context.Canceled) {
 				t.Errorf("Grep = %v, want context.Canceled", err)
 			}
 		})

@@ -50,6 +50,9 @@ var layers = map[string]int{
 	"bench":                        10,
 	"docs":                         10, // the guides' examples
 	"internal/docstest":            10,
+
+	// test support of the artifact packages
+	"spooledartifact/internal/ctxtest": 10,
 }
 
 // external lists third-party module prefixes with the lowest rank allowed to

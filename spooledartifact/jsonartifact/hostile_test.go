@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/ebbforge/adk/spooledartifact"
+	"github.com/ebbforge/adk/spooledartifact/internal/ctxtest"
 	"github.com/ebbforge/adk/spooledartifact/jsonartifact"
 )
 
@@ -61,39 +61,12 @@ func TestHostileJSONLinesRecords(t *testing.T) {
 	}
 }
 
-// countdownCtx ends after its Err has answered nil n times, standing in
-// for a deadline without a clock.
-type countdownCtx struct {
-	context.Context
-	left  atomic.Int64
-	after atomic.Int64 // Err calls once ended
-	done  chan struct{}
-}
-
-func newCountdownCtx(n int64) *countdownCtx {
-	c := &countdownCtx{Context: context.Background(), done: make(chan struct{})}
-	c.left.Store(n)
-	return c
-}
-
-func (c *countdownCtx) Done() <-chan struct{} { return c.done }
-
-func (c *countdownCtx) Err() error {
-	if c.left.Add(-1) >= 0 {
-		return nil
-	}
-	if c.after.Add(1) == 1 {
-		close(c.done)
-	}
-	return context.Canceled
-}
-
 // A query over large records stops at its first context check after the
 // context ended: at most a MiB of records is read past it.
 func TestHostileJSONQueryStopsWhenCtxEnds(t *testing.T) {
 	record := `{"k":"` + strings.Repeat("v", 64<<10) + `"}` + "\n"
 	a := hostileJSON(t, strings.Repeat(record, 256), jsonartifact.Kind{Format: jsonartifact.FormatJSONL}) // 16 MiB
-	ctx := newCountdownCtx(3)
+	ctx := ctxtest.NewCountdown(3)
 	n := 0
 	var err error
 	for _, e := range a.Filter(ctx, "k") {
@@ -109,7 +82,7 @@ func TestHostileJSONQueryStopsWhenCtxEnds(t *testing.T) {
 	if n > 3*(1<<20)/len(record)+3 {
 		t.Errorf("%d records after the context's checks ran out, want at most a MiB's worth past each", n)
 	}
-	if got := ctx.after.Load(); got != 1 {
+	if got := ctx.ErrsAfterEnd(); got != 1 {
 		t.Errorf("the ended context was checked %d times, want once", got)
 	}
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/ebbforge/adk/spooledartifact"
+	"github.com/ebbforge/adk/spooledartifact/internal/ctxtest"
 )
 
 // The hostile-input suite of the Markdown kind: inputs crafted to make
@@ -87,44 +87,17 @@ func TestHostileBudgetIsLinearOnOrdinaryMarkdown(t *testing.T) {
 	}
 }
 
-// countdownCtx is a context that ends after its Err has answered nil n
-// times: the parse's checks, counted, stand in for the clock.
-type countdownCtx struct {
-	context.Context
-	left  atomic.Int64
-	after atomic.Int64 // Err calls after it ended
-	done  chan struct{}
-}
-
-func newCountdownCtx(n int64) *countdownCtx {
-	c := &countdownCtx{Context: context.Background(), done: make(chan struct{})}
-	c.left.Store(n)
-	return c
-}
-
-func (c *countdownCtx) Done() <-chan struct{} { return c.done }
-
-func (c *countdownCtx) Err() error {
-	if c.left.Add(-1) >= 0 {
-		return nil
-	}
-	if c.after.Add(1) == 1 {
-		close(c.done)
-	}
-	return context.Canceled
-}
-
 // A parse checks its context at every charge and stops at the first check
 // after the context ended: no unit of work is spent after that.
 func TestHostileMarkdownParseStopsWhenCtxEnds(t *testing.T) {
 	for _, pattern := range hostileMarkdown {
 		src := strings.Repeat(pattern, (100<<10)/len(pattern))
-		ctx := newCountdownCtx(100)
+		ctx := ctxtest.NewCountdown(100)
 		_, err := spent(t, ctx, src, 1<<62)
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("%q: %v, want context.Canceled", pattern, err)
 		}
-		if n := ctx.after.Load(); n != 1 {
+		if n := ctx.ErrsAfterEnd(); n != 1 {
 			t.Errorf("%q: the parse checked its ended context %d times, want once (it must stop at once)", pattern, n)
 		}
 	}
