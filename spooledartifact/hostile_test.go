@@ -2,7 +2,6 @@ package spooledartifact_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -223,20 +222,6 @@ func hostileTools(t *testing.T, text string) (*forge.Registry, forge.Artifact) {
 	return reg, a
 }
 
-// callTool runs a forged tool with JSON args, as a dispatch would.
-func callTool(t *testing.T, reg *forge.Registry, tool, args string) (string, error) {
-	t.Helper()
-	tl, ok := reg.Get(tool)
-	if !ok {
-		t.Fatalf("no tool %s", tool)
-	}
-	out, err := tl.Execute(context.Background(), json.RawMessage(args), forge.Invocation{CallID: strings.Repeat("b", 64)}, nil)
-	if err != nil {
-		return "", err
-	}
-	return out.Text(), nil
-}
-
 // Raw bytes in an artifact are answered as safe text by every base tool,
 // while the stored bytes stay exact and patterns still match them.
 func TestHostileRawBytesInAnswersAreSafe(t *testing.T) {
@@ -251,7 +236,7 @@ func TestHostileRawBytesInAnswersAreSafe(t *testing.T) {
 		{spooledartifact.ToolGrep, `{"callId":"c1","pattern":"\\x1b\\[31m"}`, "ok␀\uFFFD\uFFFD␛[31mred␛[0m"},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
-			got, err := callTool(t, reg, tc.tool, tc.args)
+			got, err := spooledartifact.CallTool(t, reg, tc.tool, tc.args)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -275,7 +260,7 @@ func TestHostileRawBytesInAnswersAreSafe(t *testing.T) {
 // rendered as three bytes, never makes an answer exceed the cap.
 func TestHostileControlBytesRespectTheAnswerCap(t *testing.T) {
 	reg, _ := hostileTools(t, strings.Repeat("\x1b", 200<<10)+"\n"+strings.Repeat("\x00", 10)+"\n")
-	got, err := callTool(t, reg, spooledartifact.ToolCat, `{"callId":"c1"}`)
+	got, err := spooledartifact.CallTool(t, reg, spooledartifact.ToolCat, `{"callId":"c1"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,12 +277,12 @@ func TestHostileControlBytesRespectTheAnswerCap(t *testing.T) {
 // is an argument error the model can fix.
 func TestHostileGrepPatterns(t *testing.T) {
 	reg, _ := hostileTools(t, strings.Repeat("a", 64<<10)+"\n"+strings.Repeat("ab\n", 1000))
-	got, err := callTool(t, reg, spooledartifact.ToolGrep, `{"callId":"c1","pattern":"(a+)+$"}`)
+	got, err := spooledartifact.CallTool(t, reg, spooledartifact.ToolGrep, `{"callId":"c1","pattern":"(a+)+$"}`)
 	if err != nil || !strings.HasPrefix(got, "aaaa") {
 		t.Errorf("(a+)+$: %q, %v; want line 1 matched", safetext.Prefix(got, 40), err)
 	}
 	for _, pattern := range []string{`(?=a)`, `(a)\\1`, `(?<!a)b`, `[`} {
-		_, err := callTool(t, reg, spooledartifact.ToolGrep, `{"callId":"c1","pattern":"`+pattern+`"}`)
+		_, err := spooledartifact.CallTool(t, reg, spooledartifact.ToolGrep, `{"callId":"c1","pattern":"`+pattern+`"}`)
 		if !errors.Is(err, forge.ErrInvalidToolArgs) {
 			t.Errorf("pattern %q: %v, want forge.ErrInvalidToolArgs", pattern, err)
 		}

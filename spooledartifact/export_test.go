@@ -1,0 +1,5 @@
+package spooledartifact
+
+// CallTool lets the external tests run a forged tool the way the
+// package's own tests do.
+var CallTool = call
