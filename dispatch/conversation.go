@@ -24,8 +24,9 @@ type ConversationStore interface {
 	// [TurnRunning]. Starting a turn already in the conversation again
 	// (a resumed turn) keeps its place and sets it running.
 	StartTurn(ctx context.Context, convID, turnID string) error
-	// SetTurnState records a turn's state; gates are the open approval
-	// gates of a [TurnSuspended] turn (nil for any other state).
+	// SetTurnState records a turn's state and replaces its open approval
+	// gates: those a [TurnSuspended] turn waits on, or a [TurnRunning] one
+	// waits on in its process (nil when it waits on none).
 	SetTurnState(ctx context.Context, turnID string, state TurnState, gates []OpenGate) error
 	// Turn returns what is known of a turn; ok is false for an unknown one.
 	Turn(ctx context.Context, turnID string) (info TurnInfo, ok bool, err error)
@@ -66,7 +67,7 @@ type TurnInfo struct {
 	ID             string
 	ConversationID string
 	State          TurnState
-	Gates          []OpenGate // the open approval gates of a suspended turn
+	Gates          []OpenGate // the open approval gates of a suspended or waiting turn
 	StartedAt      time.Time
 	UpdatedAt      time.Time
 }

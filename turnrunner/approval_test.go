@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/ebbforge/adk/dispatch"
@@ -168,3 +170,76 @@ func (plainStore) Delete(context.Context, string, dispatch.EntryKind, string) (b
 	return false, nil
 }
 func (plainStore) Load(context.Context, string) ([]dispatch.Entry, error) { return nil, nil }
+
+// A turn of a conversation that waits for approvals in its process stores
+// the open gates before it announces them, and clears them once they are
+// answered. The gates of one response are awaited together: answered in
+// reverse order, each closes as it is answered (GateClosed in the real
+// order), and the calls run once all are answered.
+func TestApprovalsWaitedTogetherAndStored(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var paid atomic.Int64
+		m := scripted.New(scripted.Use(
+			scripted.Call{ID: "big", Name: "pay", Args: `{"amount":500}`},
+			scripted.Call{ID: "bigger", Name: "pay", Args: `{"amount":900}`},
+			scripted.Call{ID: "small", Name: "pay", Args: `{"amount":5}`},
+		), scripted.Say("done"))
+		r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{payTool(t, &paid)}, Approval: over100})
+		cs := r.Store().(dispatch.ConversationStore)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a deadlock ends the turn
+		defer cancel()
+		ch, err := r.Run(ctx, turnrunner.Input{TurnID: "t", ConversationID: "c", Prompt: "pay"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var open []*turnrunner.Gate
+		var closed []string
+		var evs []turnrunner.Event
+		for ev := range ch {
+			evs = append(evs, ev)
+			switch e := ev.(type) {
+			case turnrunner.GateOpen:
+				open = append(open, e.Gate)
+				info, _, _ := cs.Turn(ctx, "t")
+				if info.State != dispatch.TurnRunning || len(info.Gates) != 2 {
+					t.Fatalf("at GateOpen the store has %+v, want running with both gates", info)
+				}
+				if len(open) == 2 {
+					_ = open[1].Resolve(false) // the second first
+				}
+			case turnrunner.GateClosed:
+				closed = append(closed, e.GateID)
+				if len(closed) == 1 {
+					if info, _, _ := cs.Turn(ctx, "t"); len(info.Gates) != 2 {
+						t.Errorf("one gate answered: store has %d gates, want 2", len(info.Gates))
+					}
+					_ = open[0].Resolve(true)
+				}
+			case turnrunner.ToolCallContent:
+				if e.IsComplete && e.ID == "big" {
+					if info, _, _ := cs.Turn(ctx, "t"); info.State != dispatch.TurnRunning || len(info.Gates) != 0 {
+						t.Errorf("after the answers the store has %+v, want running without gates", info)
+					}
+				}
+			}
+		}
+		if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+			t.Fatalf("TurnEnd %+v", end)
+		}
+		if len(open) != 2 || !slices.Equal(closed, []string{open[1].ID(), open[0].ID()}) {
+			t.Errorf("GateClosed order %v, want the second gate then the first", closed)
+		}
+		if paid.Load() != 505 {
+			t.Errorf("paid %d, want 505 (500 approved, 900 denied, 5 without asking)", paid.Load())
+		}
+		for _, c := range storedCalls(t, r, "t") {
+			want := map[string]string{"small": "paid", "big": "paid", "bigger": "denied"}[c.ID()]
+			if got := resultText(t, c); !c.IsComplete() || !strings.Contains(got, want) {
+				t.Errorf("%s: %q, want %q", c.ID(), got, want)
+			}
+		}
+		if info, _, _ := cs.Turn(ctx, "t"); info.State != dispatch.TurnCompleted || len(info.Gates) != 0 {
+			t.Errorf("at the end the store has %+v, want completed without gates", info)
+		}
+	})
+}

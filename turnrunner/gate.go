@@ -110,8 +110,18 @@ type openedGate struct {
 }
 
 // openGate registers a gate and emits GateOpen; its timeout runs from now.
-// Several gates opened before any is waited for are asked together.
 func (r *Runner) openGate(em *emitter, turnID string, req dispatch.GateRequest) (*openedGate, error) {
+	og, err := r.newGate(em, turnID, req)
+	if err != nil {
+		return nil, err
+	}
+	og.open()
+	return og, nil
+}
+
+// newGate checks req and registers its gate without announcing it, so
+// that several gates can be stored before any opens.
+func (r *Runner) newGate(em *emitter, turnID string, req dispatch.GateRequest) (*openedGate, error) {
 	if req.Payload == nil {
 		return nil, ErrInvalidGate.With(nil, "turnrunner: wait for: payload is required")
 	}
@@ -126,18 +136,22 @@ func (r *Runner) openGate(em *emitter, turnID string, req dispatch.GateRequest) 
 		createdAt: r.now(), done: make(chan struct{})}
 	// Open gates can be found by id (Runner.Gate) until they settle; the
 	// registration ends before GateClosed is sent.
-	og := &openedGate{r: r, em: em, g: g, timeout: req.Timeout, unregister: r.gates.add(g)}
-	if !em.sendExternal(GateOpen{Gate: g}) {
-		cause := context.Cause(em.ctx)
+	return &openedGate{r: r, em: em, g: g, timeout: req.Timeout, unregister: r.gates.add(g)}, nil
+}
+
+// open emits GateOpen and starts the gate's timeout. Several gates opened
+// before any is waited for are asked together.
+func (og *openedGate) open() {
+	if !og.em.sendExternal(GateOpen{Gate: og.g}) {
+		cause := context.Cause(og.em.ctx)
 		if cause == nil {
 			cause = errTurnOver
 		}
 		og.abort(cause)
 	}
-	if req.Timeout > 0 {
-		og.timer = time.NewTimer(req.Timeout)
+	if og.timeout > 0 {
+		og.timer = time.NewTimer(og.timeout)
 	}
-	return og, nil
 }
 
 func (og *openedGate) abort(cause error) {
@@ -179,7 +193,7 @@ func (og *openedGate) wait(ctx context.Context, denied func(any) bool) (GateResu
 		res = GateDenied
 	}
 	og.unregister()
-	em.sendExternal(GateClosed{GateID: g.id, TurnID: g.turnID, Result: res, SettledAt: og.r.now()})
+	em.sendExternal(GateClosed{GateID: g.id, TurnID: g.turnID, Result: res, SettledAt: og.r.safeNow()})
 	return res, v, err
 }
 

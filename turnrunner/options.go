@@ -114,7 +114,10 @@ type Options struct {
 	// turn still reads.
 	ArtifactTTL time.Duration
 	// RequireApproval names tools that wait on a gate (GateOpen with a
-	// ToolApproval payload) before each call.
+	// ToolApproval payload) before each call. The gates of one response
+	// are awaited together and answered in any order; on a turn of a
+	// conversation they are stored while open, so Runner.Resume can
+	// continue the turn if its process dies while it waits.
 	RequireApproval []string
 	// Approval, when set, also puts to a human the calls it picks, by
 	// tool and arguments (see ApprovalPolicy).

@@ -132,6 +132,13 @@ func (r *Runner) resumeCalls(ctx context.Context, tc *TurnContext, dc *dispatch.
 			em.send(GateClosed{GateID: g.ID, TurnID: tc.id, Result: res, SettledAt: r.now()})
 		}
 		switch {
+		case !gated && queued(c):
+			// It was waiting for its response's approvals, never started.
+			if t, ok := dc.Tools().Get(rec.name); ok {
+				rec.tool, rec.run, rec.spoolID = t, true, tc.spoolKey(rec.id)
+			} else {
+				rec.fail(r.now(), notFoundText(rec.name, dc.Tools()))
+			}
 		case !gated:
 			rec.fail(r.now(), ErrToolCallCancelled.With(nil, "Tool call interrupted: the turn stopped before %s finished; it was not run again, so its effect is unknown.", rec.name).Error())
 		case !approved:
@@ -166,6 +173,13 @@ func (r *Runner) resumeCalls(ctx context.Context, tc *TurnContext, dc *dispatch.
 		}
 	}
 	return nil
+}
+
+// queued reports whether c is stored as waiting for its response's
+// approvals (see storeGates): it never started.
+func queued(c *forge.ToolCall) bool {
+	t := c.Results().Text()
+	return t != nil && t.String() == queuedText
 }
 
 // beginConversationTurn records a turn of a conversation as started and,
@@ -219,12 +233,14 @@ func (r *Runner) endConversationTurn(ctx context.Context, tc *TurnContext, em *e
 // runningText is the result a call holds in the store while it runs.
 const runningText = "(running)"
 
-// storeRunning writes the response's calls to the store before any runs,
-// in call order, on a turn of a conversation: a process that stops while a
-// tool runs leaves the call stored incomplete, so Resume and the next turn
-// know the model asked for it. Settled calls are written as they are; the
-// dispatch stores every call again once settled, in place.
-func (r *Runner) storeRunning(ctx context.Context, tc *TurnContext, recs []*callRecord) error {
+// storePending writes the response's calls to the store before any runs,
+// in call order, with the response's id, on a turn of a conversation: a
+// process that stops while a tool runs (or while approvals are awaited)
+// leaves the call stored incomplete, so Resume and the next turn know the
+// model asked for it. A runnable call holds placeholder(call) as its
+// result; settled calls are written as they are. The dispatch stores every
+// call again once settled, in place.
+func (r *Runner) storePending(ctx context.Context, tc *TurnContext, respID string, recs []*callRecord, placeholder func(*callRecord) string) error {
 	if tc.conv == "" {
 		return nil
 	}
@@ -238,7 +254,7 @@ func (r *Runner) storeRunning(ctx context.Context, tc *TurnContext, recs []*call
 			}
 			var err error
 			c, err = forge.NewToolCall(forge.RawToolCall{ID: rec.id, Tool: rec.name, Args: args, Checksum: rec.checksum,
-				Results: forge.NewTokenizable(runningText), CreatedAt: rec.created})
+				Results: forge.NewTokenizable(placeholder(rec)), CreatedAt: rec.created})
 			if err != nil {
 				return err
 			}
@@ -246,7 +262,7 @@ func (r *Runner) storeRunning(ctx context.Context, tc *TurnContext, recs []*call
 		if c == nil {
 			continue
 		}
-		if err := r.opts.Store.Save(pctx, tc.id, dispatch.Entry{ToolCall: c}); err != nil {
+		if err := r.opts.Store.Save(pctx, tc.id, dispatch.Entry{ToolCall: c, ResponseID: respID}); err != nil {
 			return dispatch.ErrStore.With(err, "turnrunner: store tool call %q", rec.id)
 		}
 	}

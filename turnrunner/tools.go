@@ -387,9 +387,11 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 		}
 	}
 	if len(asks) > 0 {
-		r.approveAll(ctx, tc, dc, em, asks)
+		if err := r.approveAll(ctx, tc, dc, em, st.id, recs, asks); err != nil {
+			return finalize, err
+		}
 	}
-	if err := r.storeRunning(ctx, tc, recs); err != nil {
+	if err := r.storePending(ctx, tc, st.id, recs, func(*callRecord) string { return runningText }); err != nil {
 		return finalize, err
 	}
 

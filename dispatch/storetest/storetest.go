@@ -349,6 +349,22 @@ func testTurnStates(t *testing.T, s *suite) {
 	if ts, _ := s.st.Turns(ctx, "c"); len(ts) != 1 {
 		t.Errorf("resume added a turn: %v", turnIDs(ts))
 	}
+	// A running turn waiting for answers in its process keeps its gates
+	// too (its process may die), until they are cleared.
+	if err := s.st.SetTurnState(ctx, "t", dispatch.TurnRunning, gates[:1]); err != nil {
+		t.Fatal(err)
+	}
+	s.reopen(t)
+	info, _, _ = s.st.Turn(ctx, "t")
+	if diff := cmp.Diff(gates[:1], info.Gates, cmp.Comparer(func(a, b json.RawMessage) bool { return string(a) == string(b) })); info.State != dispatch.TurnRunning || diff != "" {
+		t.Errorf("waiting turn: state %s, gates (-want +got):\n%s", info.State, diff)
+	}
+	if err := s.st.SetTurnState(ctx, "t", dispatch.TurnRunning, nil); err != nil {
+		t.Fatal(err)
+	}
+	if info, _, _ = s.st.Turn(ctx, "t"); len(info.Gates) != 0 {
+		t.Errorf("cleared gates are still there: %+v", info.Gates)
+	}
 }
 
 func testHistory(t *testing.T, s *suite) {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -23,7 +24,7 @@ import (
 
 // The child modes of the runner tests (see TestMain).
 const (
-	runnerChildEnv = "SQLITESTORE_RUNNER_CHILD" // "kill" or "suspend"
+	runnerChildEnv = "SQLITESTORE_RUNNER_CHILD" // "kill", "suspend" or "wait"
 	childTurn      = "turn-1"
 	childConv      = "conv-1"
 )
@@ -80,8 +81,12 @@ func bigPayments(ctx context.Context, c turnrunner.ToolApproval) bool {
 }
 
 func newRunner(t testing.TB, st *sqlitestore.Store, model llm.Model, paid string) *turnrunner.Runner {
+	return newRunnerWith(t, st, model, paid, true)
+}
+
+func newRunnerWith(t testing.TB, st *sqlitestore.Store, model llm.Model, paid string, suspend bool) *turnrunner.Runner {
 	r, err := turnrunner.New(model, &turnrunner.Options{Tools: tools(t, paid), Store: st, SpoolStore: st.SpoolStore(),
-		Approval: bigPayments, SuspendOnApproval: true})
+		Approval: bigPayments, SuspendOnApproval: suspend})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,14 +112,14 @@ func childMain(mode, dir string) {
 		model = scripted.New(
 			scripted.Use(scripted.Call{ID: "c1", Name: "lookup", Args: `{"q":"crab"}`}),
 			scripted.Use(scripted.Call{ID: "c2", Name: "hang", Args: `{"q":"forever"}`}))
-	case "suspend":
+	case "suspend", "wait":
 		model = scripted.New(scripted.Use(
 			scripted.Call{ID: "p1", Name: "pay", Args: `{"amount":5}`},
 			scripted.Call{ID: "p2", Name: "pay", Args: `{"amount":500}`},
 			scripted.Call{ID: "p3", Name: "pay", Args: `{"amount":900}`},
 			scripted.Call{ID: "p4", Name: "pay", Args: `{"amount":"lots"}`}))
 	}
-	r := newRunner(t, st, model, filepath.Join(dir, "paid"))
+	r := newRunnerWith(t, st, model, filepath.Join(dir, "paid"), mode != "wait")
 	ch, err := r.Run(context.Background(), turnrunner.Input{TurnID: childTurn, ConversationID: childConv, Prompt: "go"})
 	if err != nil {
 		fail(err)
@@ -316,5 +321,90 @@ func TestRestartWithPendingApproval(t *testing.T) {
 	}
 	if _, err := r.Resume(ctx, turnrunner.ResumeInput{TurnID: childTurn}); !errors.Is(err, turnrunner.ErrInvalidTurnContext) {
 		t.Errorf("Resume of a completed turn = %v, want ErrInvalidTurnContext", err)
+	}
+}
+
+// TestKilledWhileWaitingForApproval: a turn waiting in its process for two
+// approvals (no SuspendOnApproval) is killed. The response's calls and the
+// open gates were stored before the gates were announced, so a new process
+// resumes the turn with the human's answers without asking the model
+// again: the call that only waited for its response's approvals runs, the
+// approved one runs, the denied one is reported as denied, and the turn
+// completes.
+func TestKilledWhileWaitingForApproval(t *testing.T) {
+	dir := t.TempDir()
+	cmd, sc := runChild(t, "wait", dir)
+	var gates []string
+	for len(gates) < 2 && sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if f[0] != "gate" {
+			t.Fatalf("child: %s", sc.Text())
+		}
+		gates = append(gates, f[1])
+	}
+	if len(gates) != 2 {
+		t.Fatalf("child announced gates %v, want 2", gates)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	paid := filepath.Join(dir, "paid")
+	if b, err := os.ReadFile(paid); err == nil {
+		t.Fatalf("paid while waiting for approval: %q", b)
+	}
+
+	ctx := context.Background()
+	st := open(t, filepath.Join(dir, "chat.db"))
+	defer st.Close()
+	info, _, err := st.Turn(ctx, childTurn)
+	if err != nil || info.State != dispatch.TurnRunning || len(info.Gates) != 2 {
+		t.Fatalf("stored turn %+v, %v; want running with 2 gates", info, err)
+	}
+	answers := map[string]bool{}
+	for i, g := range info.Gates {
+		if g.ID != gates[i] {
+			t.Errorf("stored gate %d = %q, announced %q", i, g.ID, gates[i])
+		}
+		answers[g.ID] = g.ToolCallID == "p2" // approve 500, deny 900
+	}
+	model := scripted.New(scripted.Say("Paid 5 and 500; 900 was denied."))
+	r := newRunnerWith(t, st, model, paid, false)
+	ch, err := r.Resume(ctx, turnrunner.ResumeInput{TurnID: childTurn, Approvals: answers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done, _ := drain(t, ch); done.Status != turnrunner.TurnCompleted {
+		t.Fatalf("resumed turn ended %s: %v", done.Status, done.Err)
+	}
+	b, _ := os.ReadFile(paid)
+	lines := strings.Fields(string(b))
+	slices.Sort(lines)
+	if !slices.Equal(lines, []string{"5", "500"}) {
+		t.Errorf("paid = %q, want 5 and 500 once each (900 denied)", b)
+	}
+	if n := len(model.Requests()); n != 1 {
+		t.Errorf("the model was called %d times on resume, want 1 (the answer)", n)
+	}
+	seen := calls(model.Requests()[0].Timeline)
+	for id, want := range map[string]string{"p1": "paid 5", "p2": "paid 500", "p3": "denied", "p4": "Invalid tool arguments"} {
+		c := seen[id]
+		if c == nil || !c.IsComplete() || !strings.Contains(text(t, c), want) {
+			t.Errorf("call %s as the model saw it: %v, want %q", id, c, want)
+		}
+	}
+	es, err := st.Load(ctx, childTurn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, e := range es {
+		kinds = append(kinds, e.Kind().String()+":"+e.ID())
+	}
+	if want := "message:" + es[0].ID() + " toolCall:p1 toolCall:p2 toolCall:p3 toolCall:p4 message:" + es[len(es)-1].ID(); strings.Join(kinds, " ") != want {
+		t.Errorf("stored turn = %v, want the prompt, p1..p4 in order, the answer", kinds)
+	}
+	if info, _, _ := st.Turn(ctx, childTurn); info.State != dispatch.TurnCompleted || len(info.Gates) != 0 {
+		t.Errorf("after resume: %+v, want completed without gates", info)
 	}
 }

@@ -434,8 +434,8 @@ func (s *Store) turns(ctx context.Context, where string, arg string) ([]dispatch
 		return nil, dispatch.ErrStore.With(err, "sqlitestore: turns")
 	}
 	for i := range out {
-		if out[i].State != dispatch.TurnSuspended {
-			continue
+		if st := out[i].State; st != dispatch.TurnSuspended && st != dispatch.TurnRunning {
+			continue // only a waiting turn has gates
 		}
 		gates, err := s.gates(ctx, out[i].ID)
 		if err != nil {
