@@ -95,7 +95,7 @@
 // ctx ends every goroutine of the turn exits promptly and the channel is
 // closed.
 //
-// Every event marshals (json.Marshal or [MarshalEvent]) to a stable JSON
+// [MarshalEvent] writes every event in a stable JSON
 // wire form for UIs and logs: a "type" field, camelCase fields, RFC 3339
 // times (zero ones left out), durations in milliseconds, errors as
 // {code, message}, and for a settled tool call a renderable result (text,

@@ -14,8 +14,7 @@ import (
 
 // The JSON wire form of the events.
 //
-// Every event marshals (json.Marshal, or MarshalEvent to bound artifact
-// reads by a context) to one object with a "type" field naming it in
+// MarshalEvent writes every event as one object with a "type" field naming it in
 // lowerCamelCase ("turnStart", "messageDelta", "toolCall", ...) and
 // camelCase fields. Times are RFC 3339 with nanoseconds and are left out
 // when zero; durations are "…Ms" fields in milliseconds (fractions keep the
@@ -36,8 +35,10 @@ import (
 // inline artifact cannot flood a page; the form then says truncated.
 const maxResultText = 256 << 10
 
-// MarshalEvent is json.Marshal of ev with ctx bounding the artifact reads
-// a completed tool call's result text needs (inline artifacts, handles).
+// MarshalEvent writes ev's JSON wire form (described above), with ctx
+// bounding the artifact reads a completed tool call's result text needs
+// (inline artifacts, handles). It is the one way to marshal an event:
+// json.Marshal of an event writes its Go fields, errors included as {}.
 func MarshalEvent(ctx context.Context, ev Event) ([]byte, error) {
 	return json.Marshal(eventJSON(ctx, ev))
 }
@@ -424,59 +425,3 @@ func gatePayload(p any) (json.RawMessage, string) {
 	}
 	return b, ""
 }
-
-// MarshalJSON writes the wire form (see MarshalEvent).
-func (e TurnStart) MarshalJSON() ([]byte, error) { return MarshalEvent(context.Background(), e) }
-
-// MarshalJSON writes the wire form (see MarshalEvent).
-func (e TurnEnd) MarshalJSON() ([]byte, error) { return MarshalEvent(context.Background(), e) }
-
-// MarshalJSON writes the wire form (see MarshalEvent).
-func (e DispatchStart) MarshalJSON() ([]byte, error) { return MarshalEvent(context.Background(), e) }
-
-// MarshalJSON writes the wire form (see MarshalEvent).
-func (e DispatchEnd) MarshalJSON() ([]byte, error) { return MarshalEvent(context.Background(), e) }
-
-// MarshalJSON writes the wire form (see MarshalEvent).
-func (e IterationStart) MarshalJSON() ([]byte, error) { return MarshalEvent(context.Background(), e) }
-
-// MarshalJSON writes the wire form (see MarshalEvent).
-func (e IterationEnd) MarshalJSON() ([]byte, error) { return MarshalEvent(context.Background(), e) }
-
-// MarshalJSON writes the wire form (see MarshalEvent).
-func (e MessageDelta) MarshalJSON() ([]byte, error) { return MarshalEvent(context.Background(), e) }
-
-// MarshalJSON writes the wire form (see MarshalEvent).
-func (e ThoughtDelta) MarshalJSON() ([]byte, error) { return MarshalEvent(context.Background(), e) }
-
-// MarshalJSON writes the wire form (see MarshalEvent).
-func (e ToolCallContent) MarshalJSON() ([]byte, error) { return MarshalEvent(context.Background(), e) }
-
-// MarshalJSON writes the wire form (see MarshalEvent).
-func (e ToolExecutionStart) MarshalJSON() ([]byte, error) {
-	return MarshalEvent(context.Background(), e)
-}
-
-// MarshalJSON writes the wire form (see MarshalEvent).
-func (e ToolExecutionEnd) MarshalJSON() ([]byte, error) { return MarshalEvent(context.Background(), e) }
-
-// MarshalJSON writes the wire form (see MarshalEvent).
-func (e LoopGuard) MarshalJSON() ([]byte, error) { return MarshalEvent(context.Background(), e) }
-
-// MarshalJSON writes the wire form (see MarshalEvent).
-func (e GateOpen) MarshalJSON() ([]byte, error) { return MarshalEvent(context.Background(), e) }
-
-// MarshalJSON writes the wire form (see MarshalEvent).
-func (e GateClosed) MarshalJSON() ([]byte, error) { return MarshalEvent(context.Background(), e) }
-
-// MarshalJSON writes the wire form (see MarshalEvent).
-func (e Log) MarshalJSON() ([]byte, error) { return MarshalEvent(context.Background(), e) }
-
-// MarshalJSON writes the wire form (see MarshalEvent).
-func (e Warning) MarshalJSON() ([]byte, error) { return MarshalEvent(context.Background(), e) }
-
-// MarshalJSON writes the wire form (see MarshalEvent).
-func (e Error) MarshalJSON() ([]byte, error) { return MarshalEvent(context.Background(), e) }
-
-// MarshalJSON writes the wire form (see MarshalEvent).
-func (e GenerationStats) MarshalJSON() ([]byte, error) { return MarshalEvent(context.Background(), e) }

@@ -2,7 +2,6 @@ package turnrunner_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/ebbforge/adk/forge"
@@ -13,7 +12,7 @@ import (
 
 // Every event marshals to its wire form: a type field and camelCase fields.
 func ExampleMarshalEvent() {
-	b, _ := json.Marshal(turnrunner.MessageDelta{ID: "m1", Delta: "Hi", Full: "Hi"})
+	b, _ := turnrunner.MarshalEvent(context.Background(), turnrunner.MessageDelta{ID: "m1", Delta: "Hi", Full: "Hi"})
 	fmt.Println(string(b))
 	// Output:
 	// {"type":"messageDelta","id":"m1","delta":"Hi","full":"Hi","isComplete":false}

@@ -123,13 +123,9 @@ func gateOf(t *testing.T) *turnrunner.Gate {
 func TestEventWireForm(t *testing.T) {
 	var b strings.Builder
 	for _, ev := range wireEvents(t) {
-		got, err := json.Marshal(ev)
+		got, err := turnrunner.MarshalEvent(context.Background(), ev)
 		if err != nil {
 			t.Fatalf("%T: %v", ev, err)
-		}
-		viaCtx, err := turnrunner.MarshalEvent(context.Background(), ev)
-		if err != nil || string(viaCtx) != string(got) {
-			t.Errorf("MarshalEvent(%T) = %s, %v; json.Marshal gave %s", ev, viaCtx, err, got)
 		}
 		var m map[string]any
 		if err := json.Unmarshal(got, &m); err != nil || m["type"] == "" {
