@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rs/zerolog"
 	"go.uber.org/goleak"
 
 	"github.com/ebbforge/adk/canonical"
@@ -357,21 +358,21 @@ func TestLog(t *testing.T) {
 	var advance func() int
 	c := newCtx(t, dispatch.Config{DispatchID: "d1", Log: func(e dispatch.LogEntry) { got = append(got, e) },
 		Now: func() time.Time { return at }, Driver: func(f func() int) { advance = f }})
-	c.Log(dispatch.LevelInfo, "first", "hello", map[string]int{"n": 1})
+	c.Log(zerolog.InfoLevel, "first", "hello", map[string]int{"n": 1})
 	if advance() != 1 {
 		t.Fatal("advance did not return the next iteration")
 	}
-	c.Log(dispatch.LevelWarn, "second", "again", nil)
+	c.Log(zerolog.WarnLevel, "second", "again", nil)
 	want := []dispatch.LogEntry{
-		{DispatchID: "d1", Iteration: 0, Level: dispatch.LevelInfo, Kind: "first", Message: "hello", Payload: map[string]int{"n": 1}, Time: at},
-		{DispatchID: "d1", Iteration: 1, Level: dispatch.LevelWarn, Kind: "second", Message: "again", Time: at},
+		{DispatchID: "d1", Iteration: 0, Level: zerolog.InfoLevel, Kind: "first", Message: "hello", Payload: map[string]int{"n": 1}, Time: at},
+		{DispatchID: "d1", Iteration: 1, Level: zerolog.WarnLevel, Kind: "second", Message: "again", Time: at},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("entries (-want +got):\n%s", d)
 	}
 
 	silent := newCtx(t, dispatch.Config{})
-	silent.Log(dispatch.LevelError, "x", "no sink: no-op", nil) // must not panic
+	silent.Log(zerolog.ErrorLevel, "x", "no sink: no-op", nil) // must not panic
 
 	var scope forge.Scope = c
 	if dc, ok := dispatch.FromScope(scope); !ok || dc != c {

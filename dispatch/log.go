@@ -3,19 +3,9 @@ package dispatch
 import (
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/ebbforge/adk/forge"
-)
-
-// LogLevel grades a log entry.
-type LogLevel string
-
-// Log levels, as the original's helpers.log.{trace,debug,info,warn,error}.
-const (
-	LevelTrace LogLevel = "trace"
-	LevelDebug LogLevel = "debug"
-	LevelInfo  LogLevel = "info"
-	LevelWarn  LogLevel = "warn"
-	LevelError LogLevel = "error"
 )
 
 // LogEntry is one note from middleware or a tool handler, enriched by
@@ -23,7 +13,7 @@ const (
 type LogEntry struct {
 	DispatchID string
 	Iteration  int
-	Level      LogLevel
+	Level      zerolog.Level
 	// Kind is a short machine-readable tag, e.g. "cache-miss".
 	Kind    string
 	Message string
@@ -38,11 +28,12 @@ type LogEntry struct {
 type LogSink func(LogEntry)
 
 // Log sends a note to the turn's event stream (a turnrunner.Log event) and
-// the runner's logger, stamped with the dispatch id, the current iteration
+// the runner's logger at level (zerolog's, which names the level in the
+// event's wire form), stamped with the dispatch id, the current iteration
 // and the time. Without a sink (Config.Log) it does nothing. Safe for
 // concurrent use; tool handlers reach it through their invocation's Scope
 // (see [FromScope]).
-func (c *Context) Log(level LogLevel, kind, message string, payload any) {
+func (c *Context) Log(level zerolog.Level, kind, message string, payload any) {
 	if c.log == nil {
 		return
 	}
@@ -54,7 +45,7 @@ func (c *Context) Log(level LogLevel, kind, message string, payload any) {
 // forge.Invocation Scope, so a handler can log or read the stash:
 //
 //	if dc, ok := dispatch.FromScope(inv.Scope); ok {
-//		dc.Log(dispatch.LevelInfo, "cache-miss", "fetched from origin", nil)
+//		dc.Log(zerolog.InfoLevel, "cache-miss", "fetched from origin", nil)
 //	}
 func FromScope(s forge.Scope) (*Context, bool) {
 	c, ok := s.(*Context)

@@ -19,6 +19,7 @@ import (
 	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/spooledartifact/jsonartifact"
 	"github.com/ebbforge/adk/turnrunner"
+	"github.com/rs/zerolog"
 )
 
 // weatherArgs are the weather tool's arguments; its JSON Schema is derived
@@ -238,7 +239,7 @@ func Example_turnLoop() {
 		return scripted.Use(scripted.Call{Name: "deploy", Args: `{"city":"api"}`}), nil // again and again
 	})
 	audit := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error {
-		dc.Log(turnrunner.LevelInfo, "audit", fmt.Sprintf("iteration %d", dc.Iteration()), nil)
+		dc.Log(zerolog.InfoLevel, "audit", fmt.Sprintf("iteration %d", dc.Iteration()), nil)
 		return next(ctx)
 	}
 	runner, _ := turnrunner.New(model, &turnrunner.Options{

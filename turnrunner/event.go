@@ -7,6 +7,7 @@ import (
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm"
+	"github.com/rs/zerolog"
 )
 
 // Event is one thing that happened during a turn. The set is closed: switch
@@ -204,18 +205,6 @@ type GateClosed struct {
 	SettledAt      time.Time
 }
 
-// LogLevel grades a Log event (the same type as dispatch.LogLevel).
-type LogLevel = dispatch.LogLevel
-
-// Log levels.
-const (
-	LevelTrace = dispatch.LevelTrace
-	LevelDebug = dispatch.LevelDebug
-	LevelInfo  = dispatch.LevelInfo
-	LevelWarn  = dispatch.LevelWarn
-	LevelError = dispatch.LevelError
-)
-
 // Log is a note logged by middleware or a tool handler with
 // dispatch.Context.Log or TurnContext.Log. It arrives in order with the
 // events of the goroutine that logged it. DispatchID is "" and Iteration 0
@@ -223,7 +212,7 @@ const (
 type Log struct {
 	DispatchID string
 	Iteration  int
-	Level      LogLevel
+	Level      zerolog.Level
 	Kind       string
 	Message    string
 	Payload    any

@@ -235,13 +235,13 @@ func eventJSON(ctx context.Context, ev Event) any {
 			Type         string          `json:"type"`
 			DispatchID   string          `json:"dispatchId,omitempty"`
 			Iteration    int             `json:"iteration"`
-			Level        LogLevel        `json:"level"`
+			Level        string          `json:"level"`
 			Kind         string          `json:"kind"`
 			Message      string          `json:"message"`
 			Payload      json.RawMessage `json:"payload,omitempty"`
 			PayloadError string          `json:"payloadError,omitempty"`
 			EmittedAt    time.Time       `json:"emittedAt,omitzero"`
-		}{"log", e.DispatchID, e.Iteration, e.Level, e.Kind, e.Message, payload, perr, e.EmittedAt}
+		}{"log", e.DispatchID, e.Iteration, e.Level.String(), e.Kind, e.Message, payload, perr, e.EmittedAt}
 	case Warning:
 		return struct {
 			Type       string     `json:"type"`

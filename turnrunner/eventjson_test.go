@@ -19,6 +19,7 @@ import (
 	"github.com/ebbforge/adk/media"
 	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/turnrunner"
+	"github.com/rs/zerolog"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -83,8 +84,8 @@ func wireEvents(t *testing.T) []turnrunner.Event {
 		turnrunner.LoopGuard{DispatchID: "d", Iteration: 2, Decision: dispatch.LoopBlockedRepeat, Tool: "grep", ToolCallID: "c7", Checksum: sum, Count: 3, Limit: 2, Message: "repeated"},
 		turnrunner.GateOpen{Gate: gate},
 		turnrunner.GateClosed{GateID: gate.ID(), TurnID: "t", Result: turnrunner.GateResolved, SettledAt: t1},
-		turnrunner.Log{DispatchID: "d", Iteration: 1, Level: turnrunner.LevelInfo, Kind: "note", Message: "hi", Payload: map[string]int{"n": 1}, EmittedAt: t0},
-		turnrunner.Log{Level: turnrunner.LevelWarn, Kind: "bad", Message: "unencodable", Payload: func() {}},
+		turnrunner.Log{DispatchID: "d", Iteration: 1, Level: zerolog.InfoLevel, Kind: "note", Message: "hi", Payload: map[string]int{"n": 1}, EmittedAt: t0},
+		turnrunner.Log{Level: zerolog.WarnLevel, Kind: "bad", Message: "unencodable", Payload: func() {}},
 		turnrunner.Warning{DispatchID: "d", Iteration: 1, Kind: "truncated", Message: "cut", Err: turnrunner.ErrTruncatedResponse.With(nil, "cut at max_tokens"), EmittedAt: t0},
 		turnrunner.Error{DispatchID: "d", Iteration: 1, Err: coded, EmittedAt: t0},
 		turnrunner.Error{Err: fmt.Errorf("wrapped: %w", context.Canceled)},

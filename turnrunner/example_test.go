@@ -10,6 +10,7 @@ import (
 	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/turnrunner"
+	"github.com/rs/zerolog"
 )
 
 type weatherArgs struct {
@@ -94,7 +95,7 @@ func Example_loopPolicy() {
 // dispatch.Context.Log; the notes arrive as Log events, in order.
 func Example_log() {
 	audit := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error {
-		dc.Log(turnrunner.LevelInfo, "audit", fmt.Sprintf("iteration %d starts", dc.Iteration()), nil)
+		dc.Log(zerolog.InfoLevel, "audit", fmt.Sprintf("iteration %d starts", dc.Iteration()), nil)
 		return next(ctx)
 	}
 	runner, _ := turnrunner.New(scripted.New(scripted.Say("Hello.")), &turnrunner.Options{

@@ -24,17 +24,17 @@ import (
 func TestLogReachesTheStreamInOrder(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	turnIn := func(ctx context.Context, tc *turnrunner.TurnContext, next turnrunner.Next) error {
-		tc.Log(turnrunner.LevelInfo, "turn-in", "turn starts", nil)
+		tc.Log(zerolog.InfoLevel, "turn-in", "turn starts", nil)
 		return next(ctx)
 	}
 	dispIn := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error {
-		dc.Log(turnrunner.LevelDebug, "in-before", "before next", map[string]int{"it": dc.Iteration()})
+		dc.Log(zerolog.DebugLevel, "in-before", "before next", map[string]int{"it": dc.Iteration()})
 		err := next(ctx)
-		dc.Log(turnrunner.LevelTrace, "in-after", "after next", nil)
+		dc.Log(zerolog.TraceLevel, "in-after", "after next", nil)
 		return err
 	}
 	dispOut := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error {
-		dc.Log(turnrunner.LevelWarn, "out", "output step", nil)
+		dc.Log(zerolog.WarnLevel, "out", "output step", nil)
 		return next(ctx)
 	}
 	tool, err := forge.NewTool("probe", "logs from a handler", objectSchema,
@@ -43,7 +43,7 @@ func TestLogReachesTheStreamInOrder(t *testing.T) {
 			if !ok {
 				return forge.Output{}, fmt.Errorf("no dispatch context in scope %T", inv.Scope)
 			}
-			dc.Log(turnrunner.LevelError, "tool", "from the handler", "payload")
+			dc.Log(zerolog.ErrorLevel, "tool", "from the handler", "payload")
 			return forge.TextOutput("probed"), nil
 		}, nil)
 	if err != nil {
@@ -130,7 +130,7 @@ func TestLogReachesTheStreamInOrder(t *testing.T) {
 // A context kept past the end of its turn logs nothing and does not panic
 // on the closed channel.
 func TestLogAfterTurnIsANoOp(t *testing.T) {
-	dispatchAfterTurn(t).Log(turnrunner.LevelInfo, "late", "after the turn", nil)
+	dispatchAfterTurn(t).Log(zerolog.InfoLevel, "late", "after the turn", nil)
 }
 
 // dispatchAfterTurn runs a turn to completion and returns its dispatch

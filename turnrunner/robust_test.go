@@ -23,6 +23,7 @@ import (
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/turnrunner"
+	"github.com/rs/zerolog"
 )
 
 type partSeq = iter.Seq2[llm.Part, error]
@@ -186,7 +187,7 @@ func TestTurnEndIsLastDespiteStrayLogs(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					for range 2000 {
-						dc.Log(dispatch.LevelInfo, "bg", "tick", nil)
+						dc.Log(zerolog.InfoLevel, "bg", "tick", nil)
 					}
 				}()
 				return forge.TextOutput("ok"), nil

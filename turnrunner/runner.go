@@ -354,7 +354,7 @@ func (tc *TurnContext) Answer() string {
 // Log sends a note to the turn's event stream as a [Log] event (with the
 // dispatch id and iteration once the dispatch has started) and to the
 // runner's logger. Safe for concurrent use; a no-op after the turn ended.
-func (tc *TurnContext) Log(level LogLevel, kind, message string, payload any) {
+func (tc *TurnContext) Log(level zerolog.Level, kind, message string, payload any) {
 	if dc := tc.Dispatch(); dc != nil {
 		dc.Log(level, kind, message, payload)
 		return
@@ -642,7 +642,7 @@ func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Inpu
 // log mirrors a log entry to the runner's logger and emits it as a Log event.
 func (r *Runner) log(em *emitter, e dispatch.LogEntry) {
 	// A disabled logger gives a nil *zerolog.Event, on which every call is a no-op.
-	ev := r.opts.Logger.WithLevel(zerologLevel(e.Level)).Str("kind", e.Kind)
+	ev := r.opts.Logger.WithLevel(e.Level).Str("kind", e.Kind)
 	if e.DispatchID != "" {
 		ev = ev.Str("dispatch", e.DispatchID).Int("iteration", e.Iteration)
 	}
@@ -652,20 +652,6 @@ func (r *Runner) log(em *emitter, e dispatch.LogEntry) {
 	ev.Msg(e.Message)
 	em.sendExternal(Log{DispatchID: e.DispatchID, Iteration: e.Iteration, Level: e.Level, Kind: e.Kind,
 		Message: e.Message, Payload: e.Payload, EmittedAt: e.Time})
-}
-
-func zerologLevel(l LogLevel) zerolog.Level {
-	switch l {
-	case LevelTrace:
-		return zerolog.TraceLevel
-	case LevelDebug:
-		return zerolog.DebugLevel
-	case LevelWarn:
-		return zerolog.WarnLevel
-	case LevelError:
-		return zerolog.ErrorLevel
-	}
-	return zerolog.InfoLevel
 }
 
 func (r *Runner) emitError(em *emitter, dispatchID string, it int, err error) {

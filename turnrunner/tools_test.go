@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rs/zerolog"
 	"go.uber.org/goleak"
 
 	"github.com/ebbforge/adk/dispatch"
@@ -359,7 +360,7 @@ func TestFastFailureUnderBackpressureIsNotATimeout(t *testing.T) {
 				func(_ context.Context, _ map[string]any, inv forge.Invocation) (forge.Output, error) {
 					// The log fills the one-event buffer, so the end event waits.
 					dc, _ := dispatch.FromScope(inv.Scope)
-					dc.Log(turnrunner.LevelInfo, "trying", "about to fail", nil)
+					dc.Log(zerolog.InfoLevel, "trying", "about to fail", nil)
 					return forge.Output{}, tc.err
 				}, topts)
 			if err != nil {

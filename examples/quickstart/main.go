@@ -30,6 +30,7 @@ import (
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/turnrunner"
+	"github.com/rs/zerolog"
 )
 
 // fetchLogsArgs are fetch_logs' arguments; the JSON Schema is derived from them.
@@ -47,7 +48,7 @@ func fetchLogs(ctx context.Context, args fetchLogsArgs, inv forge.Invocation) (f
 	// Handlers reach the dispatch through their invocation's scope, e.g. to
 	// log a note to the turn's event stream.
 	if dc, ok := dispatch.FromScope(inv.Scope); ok {
-		dc.Log(dispatch.LevelInfo, "fetch", fmt.Sprintf("streaming %d lines of %s logs", n, args.Service), nil)
+		dc.Log(zerolog.InfoLevel, "fetch", fmt.Sprintf("streaming %d lines of %s logs", n, args.Service), nil)
 	}
 	pr, pw := io.Pipe()
 	go func() {
