@@ -118,7 +118,7 @@ func TestToolCallArgsOverTheCapAreNotExecuted(t *testing.T) {
 	if len(done) != 1 || !done[0].IsError || ran {
 		t.Fatalf("over-cap call: completions %+v, ran %v", done, ran)
 	}
-	if txt := resultText(t, done[0].Call); !strings.Contains(txt, string(turnrunner.CodeToolCallArgsTooLarge)) {
+	if txt := resultText(t, done[0].Call); !strings.Contains(txt, string(turnrunner.ErrToolCallArgsTooLarge.Code)) {
 		t.Errorf("result text %q lacks the code", txt)
 	}
 	ws := ofType[turnrunner.Warning](evs)
@@ -274,7 +274,7 @@ func TestCancelledCallEvent(t *testing.T) {
 	if c.IsComplete || !c.IsError || !c.Cancelled {
 		t.Errorf("cancelled call event: complete %v, error %v, cancelled %v", c.IsComplete, c.IsError, c.Cancelled)
 	}
-	if txt := resultText(t, c.Call); !strings.HasPrefix(txt, string(turnrunner.CodeToolCallCancelled)) {
+	if txt := resultText(t, c.Call); !strings.HasPrefix(txt, string(turnrunner.ErrToolCallCancelled.Code)) {
 		t.Errorf("text %q lacks the code", txt)
 	}
 }
