@@ -72,7 +72,7 @@ func newValidator(raw json.RawMessage, derived *jsonschema.Schema) (*validator, 
 func closedRoot(doc []byte) ([]byte, error) {
 	// A root whose first key is additionalProperties already says, valid
 	// or not: skip the parse (generated documents, such as the artifact
-	// tools' forged whenever a turn's results change, start so).
+	// tools', start so).
 	if bytes.HasPrefix(doc, []byte(`{"additionalProperties":`)) {
 		return doc, nil
 	}

@@ -42,9 +42,10 @@
 //
 // [ForgeTools] builds the seven base tools (artifact_head, artifact_tail,
 // artifact_grep, artifact_cat, artifact_byte_length, artifact_line_count,
-// artifact_estimate_tokens) over a turn's artifact results, with a callId
-// enum so an unknown id is an argument error; results of artifact tools are
-// left out, so the model cannot grep a grep. A [Kind] (the JSON and Markdown
+// artifact_estimate_tokens) over a turn's artifact results. Their schemas
+// are static (callId is a plain string), so they are forged once; an
+// unknown id is an argument error that lists the ids the tool can query.
+// Results of artifact tools are left out, so the model cannot grep a grep. A [Kind] (the JSON and Markdown
 // kinds live in subpackages) wraps spooled bytes in a richer artifact and
 // adds its own [Method]s, forged for that kind's artifacts only;
 // [EffectiveMethods] is the resulting tool set. [HandleAbove] is an opt-in

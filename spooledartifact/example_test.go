@@ -86,10 +86,10 @@ func ExampleForger() {
 	first, _ := f.Update(calls)
 	again, _ := f.Update(calls) // nothing new: the same tools
 	calls = append(calls, fetch("call_2", "beta"))
-	grown, _ := f.Update(calls) // a new artifact: forged again
+	grown, _ := f.Update(calls) // a new artifact: the same tools serve it
 	fmt.Println(len(first), first[0] == again[0], first[0] == grown[0])
 	// Output:
-	// 7 true false
+	// 7 true true
 }
 
 func ExampleRenderHandle() {

@@ -1,7 +1,10 @@
 package spooledartifact
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -18,16 +21,19 @@ func toolSet(tools []*forge.Tool) map[string]*forge.Tool {
 	return m
 }
 
-// TestForgerRebuildsOnlyWhatNewArtifactsChange follows a turn's calls as
-// they grow and checks, by identity, which tools each Update forged again.
-func TestForgerRebuildsOnlyWhatNewArtifactsChange(t *testing.T) {
+// TestForgerForgesEachToolOnce follows a turn's calls as they grow and
+// checks, by identity, that each Update forged only the tools that were not
+// there.
+func TestForgerForgesEachToolOnce(t *testing.T) {
 	s := NewMemoryStore()
 	p1 := makeCall(t, "p1", spoolText(t, s, "p1", nil, "one\ntwo"), false)
 	u1 := makeCall(t, "u1", spoolText(t, s, "u1", upperKind{}, "shout"), false)
 	grep := makeCall(t, "g", forge.TextResults(forge.NewTokenizable("a grep answer")), true)
 	p2 := makeCall(t, "p2", spoolText(t, s, "p2", nil, "three"), false)
 	u2 := makeCall(t, "u2", spoolText(t, s, "u2", upperKind{}, "louder"), false)
+	dup := makeCall(t, "p1", spoolText(t, s, "p1b", nil, "x"), false)
 
+	withUpper := append(append([]string{}, baseNames...), "artifact_upper")
 	f := NewForger(nil)
 	steps := []struct {
 		name  string
@@ -39,12 +45,11 @@ func TestForgerRebuildsOnlyWhatNewArtifactsChange(t *testing.T) {
 		{"no calls", nil, nil},
 		{"a plain artifact", []*forge.ToolCall{p1}, nil},
 		{"nothing new", []*forge.ToolCall{p1}, append([]string{}, baseNames...)},
-		{"a kind's artifact adds its tool", []*forge.ToolCall{p1, u1}, nil},
-		{"an artifact tool's answer is not queryable", []*forge.ToolCall{p1, u1, grep}, append(append([]string{}, baseNames...), "artifact_upper")},
-		{"a plain artifact keeps the kind's tool", []*forge.ToolCall{p1, u1, grep, p2}, []string{"artifact_upper"}},
-		{"a duplicate id changes nothing", []*forge.ToolCall{p1, u1, grep, p2, makeCall(t, "p1", spoolText(t, s, "p1b", nil, "x"), false)},
-			append(append([]string{}, baseNames...), "artifact_upper")},
-		{"another of the kind", []*forge.ToolCall{p1, u1, grep, p2, u2}, nil},
+		{"a kind's artifact adds its tool", []*forge.ToolCall{p1, u1}, append([]string{}, baseNames...)},
+		{"an artifact tool's answer is not queryable", []*forge.ToolCall{p1, u1, grep}, withUpper},
+		{"a plain artifact changes no tool", []*forge.ToolCall{p1, u1, grep, p2}, withUpper},
+		{"a duplicate id changes nothing", []*forge.ToolCall{p1, u1, grep, p2, dup}, withUpper},
+		{"another of the kind changes no tool", []*forge.ToolCall{p1, u1, grep, p2, dup, u2}, withUpper},
 		{"a changed list starts over", []*forge.ToolCall{p2, u2}, nil},
 	}
 	var prev map[string]*forge.Tool
@@ -87,8 +92,75 @@ func TestForgerRebuildsOnlyWhatNewArtifactsChange(t *testing.T) {
 	if got, err := call(t, reg, "artifact_upper", `{"callId":"u2"}`); err != nil || got != "LOUDER" {
 		t.Errorf("artifact_upper(u2) = %q, %v", got, err)
 	}
-	if _, err := call(t, reg, ToolHead, `{"callId":"p1"}`); !errors.Is(err, forge.ErrInvalidToolArgs) {
-		t.Errorf("an id of the list before the restart: %v, want ErrInvalidToolArgs", err)
+	if _, err := call(t, reg, ToolHead, `{"callId":"p1"}`); !errors.Is(err, forge.ErrInvalidToolArgs) || !errors.Is(err, ErrNotFound) {
+		t.Errorf("an id of the list before the restart: %v, want ErrInvalidToolArgs and ErrNotFound", err)
+	}
+}
+
+// The tools forged for the first artifact answer for the ones that come
+// after: the handler reads the Forger's table, not a list in the schema.
+func TestForgerToolsServeLaterArtifacts(t *testing.T) {
+	s := NewMemoryStore()
+	f := NewForger(nil)
+	calls := []*forge.ToolCall{makeCall(t, "p1", spoolText(t, s, "p1", nil, "one"), false)}
+	first, err := f.Update(calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := mustRegistry(t, first)
+	if _, err := call(t, reg, ToolHead, `{"callId":"p2"}`); !errors.Is(err, ErrNotFound) {
+		t.Errorf("p2 before it arrived: %v, want ErrNotFound", err)
+	}
+	calls = append(calls, makeCall(t, "p2", spoolText(t, s, "p2", nil, "two"), false))
+	if again, err := f.Update(calls); err != nil || &again[0] != &first[0] {
+		t.Fatalf("Update with a new plain artifact returned another list (%v)", err)
+	}
+	if got, err := call(t, reg, ToolHead, `{"callId":"p2"}`); err != nil || got != "two" {
+		t.Errorf("artifact_head(p2) with the first tools = %q, %v", got, err)
+	}
+}
+
+// An id a tool cannot query fails as an argument error that lists the most
+// recent ids it can query, at most maxListedIDs of them, and only those of
+// the tool's kind.
+func TestForgedToolUnknownIDListsValidIDs(t *testing.T) {
+	s := NewMemoryStore()
+	var calls []*forge.ToolCall
+	for i := range maxListedIDs + 5 {
+		id := fmt.Sprintf("p%d", i)
+		calls = append(calls, makeCall(t, id, spoolText(t, s, id, nil, "x"), false))
+	}
+	calls = append(calls, makeCall(t, "u1", spoolText(t, s, "u1", upperKind{}, "x"), false),
+		makeCall(t, "g\x1b", forge.TextResults(forge.NewTokenizable("x")), true))
+	reg, err := ForgeTools(calls, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		tool, id string
+		want     []string // in the message
+		not      []string
+	}{
+		{ToolHead, "nope", []string{`"nope"`, `can query: "p6", "p7"`, `"p24", "u1" (and 6 earlier)`}, []string{`"p5"`}},
+		{"artifact_upper", "p1", []string{`"p1"`, `can query: "u1"`}, []string{`"p2"`}},
+		{ToolHead, "g\x1b", []string{`callId "g\x1b"`}, []string{"\x1b"}}, // an artifact tool's answer, quoted
+	}
+	for _, tt := range tests {
+		args, _ := json.Marshal(map[string]string{"callId": tt.id})
+		_, err := call(t, reg, tt.tool, string(args))
+		if !errors.Is(err, forge.ErrInvalidToolArgs) || !errors.Is(err, ErrNotFound) {
+			t.Fatalf("%s(%q): err = %v, want ErrInvalidToolArgs and ErrNotFound", tt.tool, tt.id, err)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s(%q): %q lacks %s", tt.tool, tt.id, err, w)
+			}
+		}
+		for _, w := range tt.not {
+			if strings.Contains(err.Error(), w) {
+				t.Errorf("%s(%q): %q holds %s", tt.tool, tt.id, err, w)
+			}
+		}
 	}
 }
 

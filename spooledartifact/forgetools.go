@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/ebbforge/adk/forge"
@@ -87,16 +88,19 @@ func KindOf(a forge.Artifact) Kind {
 // ForgeTools builds the turn-scoped artifact_* query tools over the
 // artifacts of calls (see ArtifactCalls; results of artifact tools are left
 // out, so the model cannot grep a grep). Every tool is an ephemeral forge
-// ArtifactTool with OnCollision replace whose required callId parameter is
-// an enum of the ids it can query, so an unknown id fails validation with
-// forge.ErrInvalidToolArgs.
+// ArtifactTool with OnCollision replace and a required string parameter
+// callId. The schemas are static: they do not list the ids, so the tools
+// stay the same while a turn's artifacts grow. The handler checks the id:
+// one the tool cannot query fails with forge.ErrInvalidToolArgs wrapping
+// ErrNotFound, and the message lists the ids it can query (the most recent
+// ones, up to a bound), so the model can correct itself.
 //
 // The base seven tools take every artifact. Then, for each distinct Kind
-// among the artifacts (by Name), the kind's own methods are forged with the
-// enum narrowed to the calls whose artifact has that kind. A kind method
-// named like a base tool overrides it for that kind's artifacts (one tool,
-// dispatching per artifact; its schema is the base one's). With no
-// artifacts the registry is empty.
+// among the artifacts (by Name), the kind's own methods are forged, taking
+// only the calls whose artifact has that kind. A kind method named like a
+// base tool overrides it for that kind's artifacts (one tool, dispatching
+// per artifact; its schema is the base one's). With no artifacts the
+// registry is empty.
 //
 // Every answer is safe text for a model or a UI: invalid UTF-8 becomes
 // U+FFFD and control characters other than tab and line feed (NUL, ESC
@@ -105,14 +109,14 @@ func KindOf(a forge.Artifact) Kind {
 // them (artifact_grep searches the stored bytes, then renders the lines).
 //
 // A forged tool is rarely called, so the tools are built with forge's
-// LazySchema: their schema documents are assembled from cached pieces and
-// only resolved on a tool's first call. A kind method whose Params are not
-// a JSON object fails ForgeTools; one whose schema is otherwise unusable
-// (a bad pattern, a default of the wrong type) fails each call of its tool
-// with forge.ErrInvalidInitialToolValue.
+// LazySchema: their schema documents are only resolved on a tool's first
+// call. A kind method whose Params are not a JSON object fails ForgeTools;
+// one whose schema is otherwise unusable (a bad pattern, a default of the
+// wrong type) fails each call of its tool with
+// forge.ErrInvalidInitialToolValue.
 //
 // To keep the tools of a growing list of calls up to date, use a [Forger],
-// which rebuilds only what new artifacts change.
+// which forges each tool once.
 func ForgeTools(calls []*forge.ToolCall, opts *ForgeOptions) (*forge.Registry, error) {
 	tools, err := NewForger(opts).Update(calls)
 	if err != nil {
@@ -123,34 +127,23 @@ func ForgeTools(calls []*forge.ToolCall, opts *ForgeOptions) (*forge.Registry, e
 
 // Forger keeps the artifact_* tools of ForgeTools up to date over a list
 // of calls that grows, as a turn's does: Update looks only at the calls
-// appended since its last call, and forges tools again only when they
-// brought a queryable artifact, and then only the tools whose enum of call
-// ids changed (the base ones, and the tools of the new artifacts' kinds).
+// appended since its last call and forges each tool once, when the first
+// artifact it can query arrives (the base seven with the first artifact, a
+// kind's own tools with the first artifact of that kind). New artifacts of
+// known kinds change no tool: the tools read them from the Forger's table.
 // Not safe for concurrent use; the tools it returns are. The zero value is
 // not usable: call NewForger.
 type Forger struct {
 	limit int // the answers' byte cap (< 0: none)
 	base  *forgeBase
 	// seen are the calls of the last Update, to tell an append from a
-	// change; table, ids and enum describe their queryable artifacts.
+	// change; table holds their queryable artifacts.
 	seen      []*forge.ToolCall
 	table     *entryTable
-	ids       []string
-	enum      []byte // ids as a JSON array
-	kindTools map[string]*kindTool
-	kindOrder []string
-	handlers  map[string]forge.ArtifactHandler // by tool name; they read table
+	baseTools []*forge.Tool          // forged with the first artifact
+	kindTools map[string]*forge.Tool // a kind's own tools, by name
+	kindOrder []string               // their names, in the order first seen
 	tools     []*forge.Tool
-	doc       []byte // scratch for the schema documents
-}
-
-// kindTool is a tool a Kind adds: the first artifact's method defines it,
-// and only the artifacts of kinds with it may be queried.
-type kindTool struct {
-	def  Method
-	tmpl schemaTemplate
-	ids  []string
-	tool *forge.Tool // nil when ids changed since it was forged
 }
 
 // NewForger returns a Forger with no calls yet.
@@ -161,9 +154,9 @@ func NewForger(opts *ForgeOptions) *Forger {
 // Update returns the artifact_* tools over calls, as ForgeTools would
 // forge them, in the same order. When calls extends the calls of the last
 // Update (the same calls first, by identity) only the appended ones are
-// looked at; when those add no queryable artifact the tools returned are
-// the very same as last time. Otherwise the tools are built afresh. The
-// caller must not modify the returned slice.
+// looked at; unless they bring a tool that was not there, the tools
+// returned are the very same as last time. Otherwise the tools are built
+// afresh. The caller must not modify the returned slice.
 func (f *Forger) Update(calls []*forge.ToolCall) ([]*forge.Tool, error) {
 	if f.base == nil || len(calls) < len(f.seen) || !slices.Equal(calls[:len(f.seen)], f.seen) {
 		if err := f.reset(); err != nil {
@@ -174,7 +167,7 @@ func (f *Forger) Update(calls []*forge.ToolCall) ([]*forge.Tool, error) {
 	f.seen = append(f.seen, fresh...)
 	added, err := f.add(fresh)
 	if err == nil && (added || f.tools == nil) {
-		err = f.forge()
+		f.list()
 	}
 	if err != nil {
 		f.base = nil // start over next time
@@ -190,12 +183,13 @@ func (f *Forger) reset() error {
 		return err
 	}
 	*f = Forger{limit: f.limit, base: base, table: &entryTable{m: map[string]artifactEntry{}},
-		kindTools: map[string]*kindTool{}, handlers: map[string]forge.ArtifactHandler{}, doc: f.doc}
+		kindTools: map[string]*forge.Tool{}}
 	return nil
 }
 
 // add records the queryable artifacts of calls (ids already known are
-// skipped: the first wins) and reports whether there were any.
+// skipped: the first wins), forges the tools they are the first to need,
+// and reports whether there were any.
 func (f *Forger) add(calls []*forge.ToolCall) (bool, error) {
 	added := false
 	for _, c := range artifactCalls(calls) {
@@ -203,18 +197,17 @@ func (f *Forger) add(calls []*forge.ToolCall) (bool, error) {
 		if _, dup := f.table.get(id); dup {
 			continue
 		}
-		idJSON, err := json.Marshal(id)
-		if err != nil {
-			return false, err
+		if f.baseTools == nil {
+			tools := make([]*forge.Tool, 0, len(f.base.methods))
+			for i, m := range f.base.methods {
+				t, err := f.forgeTool(m, f.base.docs[i])
+				if err != nil {
+					return false, err
+				}
+				tools = append(tools, t)
+			}
+			f.baseTools, added = tools, true
 		}
-		if len(f.enum) == 0 {
-			f.enum = append(f.enum, '[')
-		} else {
-			f.enum[len(f.enum)-1] = ','
-		}
-		f.enum = append(append(f.enum, idJSON...), ']')
-		f.ids = append(f.ids, id)
-		added = true
 		var own []Method
 		if k := KindOf(a); k != nil {
 			own = k.Methods()
@@ -231,73 +224,45 @@ func (f *Forger) add(calls []*forge.ToolCall) (bool, error) {
 		// The names own adds are after the base ones, in the order first
 		// seen; the first artifact with a name defines its tool.
 		for _, m := range merged[len(f.base.methods):] {
-			t := f.kindTools[m.Tool]
-			if t == nil {
-				tmpl, err := newSchemaTemplate(m)
-				if err != nil {
-					return false, err
-				}
-				t = &kindTool{def: m, tmpl: tmpl}
-				f.kindTools[m.Tool] = t
-				f.kindOrder = append(f.kindOrder, m.Tool)
+			if f.kindTools[m.Tool] != nil {
+				continue
 			}
-			t.ids, t.tool = append(t.ids, id), nil
+			doc, err := toolSchema(m)
+			if err != nil {
+				return false, err
+			}
+			t, err := f.forgeTool(m, doc)
+			if err != nil {
+				return false, err
+			}
+			f.kindTools[m.Tool] = t
+			f.kindOrder = append(f.kindOrder, m.Tool)
+			added = true
 		}
 		f.table.put(id, artifactEntry{art: a, methods: methods})
 	}
 	return added, nil
 }
 
-// forge builds the tools whose enum changed into a new list (a list
-// returned before is never modified).
-func (f *Forger) forge() error {
-	if len(f.ids) == 0 {
-		f.tools = []*forge.Tool{}
-		return nil
-	}
+// forgeTool forges the tool of m, whose schema document is doc.
+func (f *Forger) forgeTool(m Method, doc json.RawMessage) (*forge.Tool, error) {
 	toolOpts := &forge.ToolOptions{Ephemeral: true, OnCollision: forge.CollisionReplace, LazySchema: true}
-	build := func(m Method, tmpl schemaTemplate, enum []byte) (*forge.Tool, error) {
-		h := f.handlers[m.Tool]
-		if h == nil {
-			h = dispatchHandler(m.Tool, f.table)
-			f.handlers[m.Tool] = h
-		}
-		// forge copies the document: one buffer serves every tool.
-		f.doc = append(append(append(f.doc[:0], tmpl.head...), enum...), tmpl.tail...)
-		t, err := forge.NewArtifactTool(m.Tool, m.Description, f.doc, h, toolOpts)
-		if err != nil {
-			return nil, fmt.Errorf("spooledartifact: forge %s: %w", m.Tool, err)
-		}
-		return t, nil
+	t, err := forge.NewArtifactTool(m.Tool, m.Description, doc, dispatchHandler(m.Tool, f.table), toolOpts)
+	if err != nil {
+		return nil, fmt.Errorf("spooledartifact: forge %s: %w", m.Tool, err)
 	}
-	tools := make([]*forge.Tool, 0, len(f.base.methods)+len(f.kindOrder))
-	for i, m := range f.base.methods {
-		t, err := build(m, f.base.templates[i], f.enum)
-		if err != nil {
-			return err
-		}
-		tools = append(tools, t)
-	}
+	return t, nil
+}
+
+// list puts the forged tools in order into a new list (a list returned
+// before is never modified).
+func (f *Forger) list() {
+	tools := make([]*forge.Tool, 0, len(f.baseTools)+len(f.kindOrder))
+	tools = append(tools, f.baseTools...)
 	for _, name := range f.kindOrder {
-		kt := f.kindTools[name]
-		if kt.tool == nil {
-			enum := f.enum
-			if len(kt.ids) < len(f.ids) { // else the same ids, in the same order
-				var err error
-				if enum, err = json.Marshal(kt.ids); err != nil {
-					return err
-				}
-			}
-			t, err := build(kt.def, kt.tmpl, enum)
-			if err != nil {
-				return err
-			}
-			kt.tool = t
-		}
-		tools = append(tools, kt.tool)
+		tools = append(tools, f.kindTools[name])
 	}
 	f.tools = tools
-	return nil
 }
 
 // artifactEntry is a queryable artifact and its methods by tool name.
@@ -306,12 +271,13 @@ type artifactEntry struct {
 	methods map[string]Method
 }
 
-// entryTable holds the queryable artifacts by call id. A Forger only adds
-// to it, while the tools it forged earlier may be reading it: their enums
-// hold a subset of its ids, whose entries never change.
+// entryTable holds the queryable artifacts by call id, and the ids in the
+// order they came. A Forger only adds to it, while the tools it forged may
+// be reading it; an entry never changes once put.
 type entryTable struct {
-	mu sync.RWMutex
-	m  map[string]artifactEntry
+	mu    sync.RWMutex
+	m     map[string]artifactEntry
+	order []string
 }
 
 func (t *entryTable) get(id string) (artifactEntry, bool) {
@@ -325,6 +291,39 @@ func (t *entryTable) put(id string, e artifactEntry) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.m[id] = e
+	t.order = append(t.order, id)
+}
+
+// maxListedIDs bounds the ids a not-found answer lists.
+const maxListedIDs = 20
+
+// notFound is the error of tool asked for id, which it cannot query: it
+// lists the most recent ids tool can query, up to maxListedIDs.
+func (t *entryTable) notFound(tool, id string) error {
+	t.mu.RLock()
+	var ids []string
+	more := 0
+	for _, v := range slices.Backward(t.order) {
+		if _, ok := t.m[v].methods[tool]; !ok {
+			continue
+		}
+		if len(ids) == maxListedIDs {
+			more++
+			continue
+		}
+		ids = append(ids, strconv.Quote(v))
+	}
+	t.mu.RUnlock()
+	slices.Reverse(ids)
+	valid := "none"
+	if len(ids) > 0 {
+		valid = strings.Join(ids, ", ")
+		if more > 0 {
+			valid = fmt.Sprintf("%s (and %d earlier)", valid, more)
+		}
+	}
+	return forge.ErrInvalidToolArgs.With(ErrNotFound,
+		"spooledartifact: %s: no artifact with callId %s in this turn; the callIds it can query: %s", tool, strconv.Quote(id), valid)
 }
 
 // dispatchHandler serves tool by calling the method of that name of the
@@ -337,7 +336,7 @@ func dispatchHandler(tool string, entries *entryTable) forge.ArtifactHandler {
 		e, ok := entries.get(id)
 		m, has := e.methods[tool]
 		if !ok || !has {
-			return fmt.Sprintf("Error: no artifact with id %s in this turn", id), nil
+			return "", entries.notFound(tool, id)
 		}
 		if m.Call == nil {
 			return fmt.Sprintf("Error: artifact has no method %s", m.Tool), nil
@@ -356,22 +355,22 @@ func dispatchHandler(tool string, entries *entryTable) forge.ArtifactHandler {
 // forgeBase is what ForgeTools needs of the base methods, built once: they
 // never change.
 type forgeBase struct {
-	methods   []Method
-	byTool    map[string]Method
-	templates []schemaTemplate // parallel to methods
-	err       error
+	methods []Method
+	byTool  map[string]Method
+	docs    []json.RawMessage // the tools' schema documents, parallel to methods
+	err     error
 }
 
 // forgeBaseFor returns the forgeBase of answers capped at limit bytes
 // (< 0: none); callers must not modify it. The default one is built once;
-// another cap rebuilds the seven methods but shares the schema templates,
+// another cap rebuilds the seven methods but shares the schema documents,
 // which do not depend on the cap.
 func forgeBaseFor(limit int) (*forgeBase, error) {
 	b := baseForge()
 	if b.err != nil || limit == DefaultMaxAnswerBytes {
 		return b, b.err
 	}
-	c := &forgeBase{methods: baseMethods(limit), byTool: make(map[string]Method, len(b.methods)), templates: b.templates}
+	c := &forgeBase{methods: baseMethods(limit), byTool: make(map[string]Method, len(b.methods)), docs: b.docs}
 	for _, m := range c.methods {
 		c.byTool[m.Tool] = m
 	}
@@ -384,84 +383,43 @@ var baseForge = sync.OnceValue(func() *forgeBase {
 	b := &forgeBase{methods: BaseMethods(), byTool: map[string]Method{}}
 	for _, m := range b.methods {
 		b.byTool[m.Tool] = m
-		t, err := newSchemaTemplate(m)
+		doc, err := toolSchema(m)
 		if err != nil {
 			b.err = err
 		}
-		b.templates = append(b.templates, t)
+		b.docs = append(b.docs, doc)
 	}
 	return b
 })
 
-// schemaTemplate is a forged tool's JSON Schema document (m's params plus
-// the required callId enum, no other properties) cut around the enum's
-// value: head and tail are exactly what json.Marshal writes for the
-// document as a map, so the document is assembled with two appends.
-type schemaTemplate struct {
-	head, tail []byte
-}
+// callIDSchema is the schema of the callId parameter every forged tool
+// takes: a string, checked by the tool's handler.
+var callIDSchema = json.RawMessage(`{"description":` + strconv.Quote(CallIDDescription) + `,"type":"string"}`)
 
-func newSchemaTemplate(m Method) (schemaTemplate, error) {
-	var props map[string]json.RawMessage
+// toolSchema is the JSON Schema document of m's tool: m's params plus the
+// required callId (which wins over a param of that name), no other
+// properties, encoded by json.Marshal (keys sorted).
+func toolSchema(m Method) (json.RawMessage, error) {
+	props := map[string]json.RawMessage{}
 	if len(m.Params) > 0 {
 		if err := json.Unmarshal(m.Params, &props); err != nil {
-			return schemaTemplate{}, forge.ErrInvalidInitialToolValue.With(err, "spooledartifact: method %s: params are not a JSON object", m.Tool)
+			return nil, forge.ErrInvalidInitialToolValue.With(err, "spooledartifact: method %s: params are not a JSON object", m.Tool)
+		}
+		if props == nil { // "null"
+			props = map[string]json.RawMessage{}
 		}
 	}
-	delete(props, "callId") // ForgeTools' callId wins
-	keys := slices.Sorted(maps.Keys(props))
-	at, _ := slices.BinarySearch(keys, "callId")
-	member := func(b []byte, k string) ([]byte, error) {
-		kb, err := json.Marshal(k)
-		if err != nil {
-			return nil, err
-		}
-		vb, err := json.Marshal(props[k]) // compacted and escaped as json.Marshal does
-		if err != nil {
-			return nil, forge.ErrInvalidInitialToolValue.With(err, "spooledartifact: method %s: param %s", m.Tool, k)
-		}
-		b = append(b, kb...)
-		b = append(b, ':')
-		return append(b, vb...), nil
-	}
-	var t schemaTemplate
-	t.head = []byte(`{"additionalProperties":false,"properties":{`)
-	for _, k := range keys[:at] {
-		var err error
-		if t.head, err = member(t.head, k); err != nil {
-			return schemaTemplate{}, err
-		}
-		t.head = append(t.head, ',')
-	}
-	// callId's own schema, keys sorted, cut before the enum's value.
-	desc, err := json.Marshal(CallIDDescription)
-	if err != nil {
-		return schemaTemplate{}, err
-	}
-	t.head = append(t.head, `"callId":{"description":`...)
-	t.head = append(t.head, desc...)
-	t.head = append(t.head, `,"enum":`...)
-	t.tail = []byte(`,"type":"string"}`)
-	for _, k := range keys[at:] {
-		t.tail = append(t.tail, ',')
-		var err error
-		if t.tail, err = member(t.tail, k); err != nil {
-			return schemaTemplate{}, err
-		}
-	}
-	required := append(slices.Clone(m.Required), "callId")
+	props["callId"] = callIDSchema
+	required := append(slices.DeleteFunc(slices.Clone(m.Required), func(r string) bool { return r == "callId" }), "callId")
 	sort.Strings(required)
-	rb, err := json.Marshal(required)
+	doc, err := json.Marshal(map[string]any{
+		"additionalProperties": false,
+		"properties":           props,
+		"required":             required,
+		"type":                 "object",
+	})
 	if err != nil {
-		return schemaTemplate{}, err
+		return nil, forge.ErrInvalidInitialToolValue.With(err, "spooledartifact: method %s: params", m.Tool)
 	}
-	t.tail = append(t.tail, `},"required":`...)
-	t.tail = append(t.tail, rb...)
-	t.tail = append(t.tail, `,"type":"object"}`...)
-	return t, nil
-}
-
-// doc is the schema document with enum, a JSON array, as callId's enum.
-func (t schemaTemplate) doc(enum []byte) json.RawMessage {
-	return slices.Concat(t.head, enum, t.tail)
+	return doc, nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ebbforge/adk/forge"
 	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
 )
 
 var t0 = time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -87,17 +88,8 @@ func TestForgeToolsBase(t *testing.T) {
 		if !tl.Ephemeral() || tl.OnCollision() != forge.CollisionReplace || !tl.IsArtifactTool() {
 			t.Errorf("%s: ephemeral %v onCollision %v artifact %v", tl.Name(), tl.Ephemeral(), tl.OnCollision(), tl.IsArtifactTool())
 		}
-		var schema struct {
-			Properties map[string]struct {
-				Enum []string `json:"enum"`
-			} `json:"properties"`
-			Required []string `json:"required"`
-		}
-		if err := json.Unmarshal(tl.Schema(), &schema); err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff([]string{"call_1", "call_2"}, schema.Properties["callId"].Enum); diff != "" {
-			t.Errorf("%s enum (-want +got)\n%s", tl.Name(), diff)
+		if got := gjson.GetBytes(tl.Schema(), "properties.callId").Raw; got != string(callIDSchema) {
+			t.Errorf("%s callId schema %s", tl.Name(), got)
 		}
 	}
 
@@ -132,7 +124,7 @@ func TestForgeToolsBase(t *testing.T) {
 	}
 
 	bad := []struct{ tool, args string }{
-		{ToolHead, `{"callId":"call_3"}`}, // from an artifact tool: not in the enum
+		{ToolHead, `{"callId":"call_3"}`}, // from an artifact tool: not queryable
 		{ToolHead, `{"callId":"nope"}`},
 		{ToolHead, `{}`},
 		{ToolHead, `{"callId":"call_1","n":0}`},
@@ -199,14 +191,10 @@ func TestForgeToolsKinds(t *testing.T) {
 	if diff := cmp.Diff(append(append([]string{}, baseNames...), "artifact_upper"), names(reg)); diff != "" {
 		t.Fatalf("names (-want +got)\n%s", diff)
 	}
-	tl, _ := reg.Get("artifact_upper")
-	if !strings.Contains(string(tl.Schema()), `"enum":["u"]`) {
-		t.Errorf("kind tool enum not narrowed: %s", tl.Schema())
-	}
 	if got, _ := call(t, reg, "artifact_upper", `{"callId":"u"}`); got != "SHOUT" {
 		t.Errorf("artifact_upper = %q", got)
 	}
-	if _, err := call(t, reg, "artifact_upper", `{"callId":"p"}`); !errors.Is(err, forge.ErrInvalidToolArgs) {
+	if _, err := call(t, reg, "artifact_upper", `{"callId":"p"}`); !errors.Is(err, forge.ErrInvalidToolArgs) || !errors.Is(err, ErrNotFound) {
 		t.Errorf("plain artifact accepted by kind tool: %v", err)
 	}
 	if got, _ := call(t, reg, ToolLineCount, `{"callId":"u"}`); got != "many" {

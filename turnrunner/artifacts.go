@@ -41,8 +41,8 @@ func (r *Runner) spool(ctx context.Context, store spooledartifact.Store, id stri
 
 // forgeArtifactTools drops last iteration's ephemeral tools and registers
 // artifact_* tools over the turn's tool calls into the dispatch registry.
-// The turn's Forger rebuilds them only when a new queryable artifact came
-// in, and then only the tools it changes.
+// The turn's Forger forges each tool once; new artifacts reach the tools
+// already forged.
 func (r *Runner) forgeArtifactTools(tc *TurnContext, dc *dispatch.Context) error {
 	reg := dc.Tools()
 	reg.PruneEphemeral()

@@ -53,18 +53,20 @@ func TestDefaultParallelismRunsSixteenCallsAtOnce(t *testing.T) {
 	}
 }
 
-// TestArtifactToolsForgedOnlyWhenArtifactsChange records, at every
-// iteration, the artifact_head tool offered: it must be the same tool
-// until a new artifact comes in (an artifact tool's answer is none).
-func TestArtifactToolsForgedOnlyWhenArtifactsChange(t *testing.T) {
+// TestArtifactToolsForgedOncePerTurn records, at every iteration, the
+// artifact_head tool offered: none before the first artifact, then the
+// same tool for the rest of the turn, which answers for the artifacts that
+// came after it was forged.
+func TestArtifactToolsForgedOncePerTurn(t *testing.T) {
 	echo := textTool(t, "echo", func(ctx context.Context, args map[string]any) (string, error) {
-		return "line one\nline two", nil
+		return "line one\nline " + args["q"].(string), nil
 	}, nil)
 	m := scripted.New(
 		scripted.Use(scripted.Call{ID: "c0", Name: "echo", Args: `{"q":"a"}`}),
 		scripted.Use(scripted.Call{ID: "h1", Name: spooledartifact.ToolHead, Args: `{"callId":"c0"}`}),
 		scripted.Use(scripted.Call{ID: "h2", Name: spooledartifact.ToolTail, Args: `{"callId":"c0"}`}),
 		scripted.Use(scripted.Call{ID: "c1", Name: "echo", Args: `{"q":"b"}`}),
+		scripted.Use(scripted.Call{ID: "h3", Name: spooledartifact.ToolTail, Args: `{"callId":"c1","n":1}`}),
 		scripted.Say("done"),
 	)
 	var offered []*forge.Tool
@@ -74,19 +76,27 @@ func TestArtifactToolsForgedOnlyWhenArtifactsChange(t *testing.T) {
 		return next(ctx)
 	}
 	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, DispatchInput: []turnrunner.DispatchMiddleware{record}})
-	if end := turnEnd(t, run(t, r, turnrunner.Input{Prompt: "go"})); end.Status != turnrunner.TurnCompleted {
+	if end := turnEnd(t, run(t, r, turnrunner.Input{TurnID: "once", Prompt: "go"})); end.Status != turnrunner.TurnCompleted {
 		t.Fatalf("TurnEnd %+v", end)
 	}
-	if len(offered) != 5 {
-		t.Fatalf("%d iterations recorded, want 5", len(offered))
+	if len(offered) != 6 {
+		t.Fatalf("%d iterations recorded, want 6", len(offered))
 	}
 	if offered[0] != nil || offered[1] == nil {
 		t.Fatalf("artifact_head offered %v, want none before the first artifact and one after", offered[:2])
 	}
-	if offered[2] != offered[1] || offered[3] != offered[1] {
-		t.Error("artifact_head forged again although no new artifact came in")
+	for i := 2; i < len(offered); i++ {
+		if offered[i] != offered[1] {
+			t.Errorf("iteration %d: artifact_head forged again", i)
+		}
 	}
-	if offered[4] == offered[3] {
-		t.Error("artifact_head not forged again for the new artifact")
+	for _, c := range storedCalls(t, r, "once") {
+		if c.ID() == "h3" {
+			if got := resultText(t, c); got != "line b" {
+				t.Errorf("artifact_tail of the later artifact: %q, want %q", got, "line b")
+			}
+			return
+		}
 	}
+	t.Error("h3 not stored")
 }

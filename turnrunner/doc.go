@@ -32,8 +32,8 @@
 // the call id (or, for an id the store would refuse, a key derived from it:
 // see [Runner.SpoolStore]); results are inline by default, and a
 // [ResultHook] such as spooledartifact.HandleAbove surfaces large ones as
-// handles the model reads with the artifact_* tools, forged again whenever
-// a new result arrives (see spooledartifact.Forger).
+// handles the model reads with the artifact_* tools, forged once per turn
+// when the first result arrives (see spooledartifact.Forger).
 // [llm.RenderResult] is the text a model sees for a call. The runner's own in-memory spool store is
 // emptied at every turn end (stored calls keep their bytes, so replay still
 // works); Options.CleanupArtifacts, KeepArtifacts and ArtifactTTL tune
