@@ -461,8 +461,8 @@ func TestExecuteHandlerArgumentError(t *testing.T) {
 	}
 	_, err = tool.Execute(context.Background(), json.RawMessage(`{"pattern":"(?=a)"}`), Invocation{}, nil)
 	var fe *Error
-	if !errors.As(err, &fe) || fe.Code != CodeInvalidToolArgs {
-		t.Fatalf("outermost error = %v, want code %s", err, CodeInvalidToolArgs)
+	if !errors.As(err, &fe) || fe.Code != ErrInvalidToolArgs.Code {
+		t.Fatalf("outermost error = %v, want code %s", err, ErrInvalidToolArgs.Code)
 	}
 	if errors.Is(err, ErrToolDownstreamError) {
 		t.Fatalf("argument error reported as downstream: %v", err)

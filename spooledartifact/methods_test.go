@@ -339,7 +339,7 @@ func TestGrepBadPatternIsArgumentError(t *testing.T) {
 		// The method's own error is an argument error first of all.
 		_, err = BaseMethods()[2].Call(context.Background(), spoolText(t, NewMemoryStore(), "x", nil, "a"), map[string]any{"pattern": tt.pattern})
 		var fe *forge.Error
-		if !errors.As(err, &fe) || fe.Code != forge.CodeInvalidToolArgs {
+		if !errors.As(err, &fe) || fe.Code != forge.ErrInvalidToolArgs.Code {
 			t.Errorf("%s: Call error %v", tt.pattern, err)
 		}
 	}
