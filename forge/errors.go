@@ -23,7 +23,7 @@ type Error = errcode.Error
 var (
 	ErrInvalidInitialToolCallValue  = &Error{Code: "E_INVALID_INITIAL_TOOL_CALL_VALUE", Status: 500, Fatal: true}
 	ErrInvalidInitialToolValue      = &Error{Code: "E_INVALID_INITIAL_TOOL_VALUE", Status: 500, Fatal: true}
-	ErrInvalidToolArgs              = &Error{Code: "E_INVALID_TOOL_ARGS", Status: 422}
+	ErrInvalidToolArgs              = errcode.InvalidToolArgs
 	ErrToolDownstreamError          = &Error{Code: "E_TOOL_DOWNSTREAM_ERROR", Status: 500}
 	ErrToolAlreadyRegistered        = &Error{Code: "E_TOOL_ALREADY_REGISTERED", Status: 409, Fatal: true}
 	ErrTokenizableEvaluatorInvalid  = &Error{Code: "E_TOKENIZABLE_EVALUATOR_INVALID", Status: 500, Fatal: true}

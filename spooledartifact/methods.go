@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/spooledartifact/internal/method"
 )
 
 // Base tool names.
@@ -136,11 +137,11 @@ func baseMethods(limit int) []Method {
 				if err != nil {
 					return "", err
 				}
-				start, err := IntArg(args, "start", 0)
+				start, err := method.IntArg(args, "start", 0)
 				if err != nil {
 					return "", err
 				}
-				end, err := IntArg(args, "end", -1)
+				end, err := method.IntArg(args, "end", -1)
 				if err != nil {
 					return "", err
 				}
@@ -176,7 +177,7 @@ func baseMethods(limit int) []Method {
 				if err != nil {
 					return "", err
 				}
-				enc, _, err := StringArg(args, "encoding")
+				enc, _, err := method.StringArg(args, "encoding")
 				if err != nil {
 					return "", err
 				}
@@ -192,19 +193,19 @@ func grepArgs(args map[string]any) (grepQuery, error) {
 	var g grepQuery
 	var ok bool
 	var err error
-	if g.pattern, ok, err = StringArg(args, "pattern"); err != nil {
+	if g.pattern, ok, err = method.StringArg(args, "pattern"); err != nil {
 		return g, err
 	} else if !ok {
 		return g, forge.ErrInvalidToolArgs.With(nil, "spooledartifact: pattern is required")
 	}
-	if g.flags, _, err = StringArg(args, "flags"); err != nil {
+	if g.flags, _, err = method.StringArg(args, "flags"); err != nil {
 		return g, err
 	}
 	for _, f := range []struct {
 		name string
 		dst  *int
 	}{{"maxMatches", &g.maxMatches}, {"maxBytes", &g.maxBytes}, {"context", &g.context}, {"start", &g.start}} {
-		if *f.dst, err = IntArg(args, f.name, 0); err != nil {
+		if *f.dst, err = method.IntArg(args, f.name, 0); err != nil {
 			return g, err
 		}
 	}
@@ -261,7 +262,7 @@ func lineCountArgs(a forge.Artifact, args map[string]any) (lineQuerier, int, err
 	if err != nil {
 		return nil, 0, err
 	}
-	n, err := IntArg(args, "n", DefaultLines)
+	n, err := method.IntArg(args, "n", DefaultLines)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -51,6 +51,9 @@ var layers = map[string]int{
 	"docs":                         10, // the guides' examples
 	"internal/docstest":            10,
 
+	// the artifact kinds' shared argument and answer helpers, below
+	// spooledartifact, which uses them too
+	"spooledartifact/internal/method": 1,
 	// test support of the artifact packages
 	"spooledartifact/internal/ctxtest": 10,
 }

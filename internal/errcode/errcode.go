@@ -60,3 +60,8 @@ func (e *Error) Is(target error) bool {
 func (e *Error) With(cause error, format string, args ...any) *Error {
 	return &Error{Code: e.Code, Status: e.Status, Fatal: e.Fatal, Message: fmt.Sprintf(format, args...), Cause: cause}
 }
+
+// InvalidToolArgs is forge.ErrInvalidToolArgs, declared here so that the
+// helpers forge's own package cannot reach (the artifact kinds' argument
+// readers) refuse a tool's arguments with the very same sentinel.
+var InvalidToolArgs = &Error{Code: "E_INVALID_TOOL_ARGS", Status: 422}

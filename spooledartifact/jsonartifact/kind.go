@@ -5,6 +5,7 @@ import (
 
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/spooledartifact"
+	"github.com/ebbforge/adk/spooledartifact/internal/method"
 )
 
 // Format is the shape of a JSON artifact's bytes.
@@ -74,17 +75,17 @@ func (k Kind) Methods() []spooledartifact.Method { return methods() }
 
 // The limits in effect: a field of 0 means its default.
 func (k Kind) maxDocumentBytes() int64 {
-	return spooledartifact.LimitOr(k.MaxDocumentBytes, DefaultMaxDocumentBytes)
+	return method.LimitOr(k.MaxDocumentBytes, DefaultMaxDocumentBytes)
 }
 
 func (k Kind) maxRecordBytes() int {
-	return spooledartifact.LimitOr(k.MaxRecordBytes, DefaultMaxRecordBytes)
+	return method.LimitOr(k.MaxRecordBytes, DefaultMaxRecordBytes)
 }
 
-func (k Kind) maxMatches() int { return spooledartifact.LimitOr(k.MaxMatches, DefaultMaxMatches) }
+func (k Kind) maxMatches() int { return method.LimitOr(k.MaxMatches, DefaultMaxMatches) }
 
 func (k Kind) maxAnswerBytes() int {
-	return spooledartifact.LimitOr(k.MaxAnswerBytes, DefaultMaxAnswerBytes)
+	return method.LimitOr(k.MaxAnswerBytes, DefaultMaxAnswerBytes)
 }
 
 var _ spooledartifact.Kind = Kind{}

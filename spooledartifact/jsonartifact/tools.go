@@ -11,6 +11,7 @@ import (
 
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/spooledartifact"
+	"github.com/ebbforge/adk/spooledartifact/internal/method"
 )
 
 // pathHelp is appended to every path-taking tool description: the original
@@ -20,7 +21,7 @@ const pathHelp = " Paths use gjson syntax, not JSONPath: `user.name`, `items.0.i
 
 const truncNote = "Long answers end with a (truncated: ...) note."
 
-// capHint ends the note of an answer cut by spooledartifact.CapAnswer.
+// capHint ends the note of an answer cut by method.CapAnswer.
 const capHint = "narrow the path"
 
 var (
@@ -105,7 +106,7 @@ func callKeys(ctx context.Context, a *Artifact, _ map[string]any) (string, error
 	if truncated {
 		out += fmt.Sprintf("\n(truncated: first %d keys shown; more exist)", len(keys))
 	}
-	return spooledartifact.CapAnswer(out, a.kind.maxAnswerBytes(), capHint), nil
+	return method.CapAnswer(out, a.kind.maxAnswerBytes(), capHint), nil
 }
 
 func callLength(ctx context.Context, a *Artifact, _ map[string]any) (string, error) {
@@ -125,11 +126,11 @@ func callGet(ctx context.Context, a *Artifact, args map[string]any) (string, err
 	if !f.lines() {
 		out, total, limit := "(undefined)", len("(undefined)"), a.kind.maxAnswerBytes()
 		err := a.matches(ctx, path, false, func(raw string) bool {
-			head, n := spooledartifact.IndentJSON(nil, []byte(raw), "", limit)
+			head, n := method.IndentJSON(nil, []byte(raw), "", limit)
 			out, total = string(head), n
 			return false
 		})
-		return spooledartifact.CapAnswerOf(out, total, limit, capHint), err
+		return method.CapAnswerOf(out, total, limit, capHint), err
 	}
 	l := a.newList(f)
 	err = a.matches(ctx, path, false, l.add)
@@ -159,11 +160,11 @@ func callFilter(ctx context.Context, a *Artifact, args map[string]any) (string, 
 }
 
 func callSlice(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
-	start, err := spooledartifact.IntArg(args, "start", 0)
+	start, err := method.IntArg(args, "start", 0)
 	if err != nil {
 		return "", err
 	}
-	end, err := spooledartifact.IntArg(args, "end", -1)
+	end, err := method.IntArg(args, "end", -1)
 	if err != nil {
 		return "", err
 	}
@@ -189,7 +190,7 @@ func (a *Artifact) renderRecords(ctx context.Context, seq func(func(Record, erro
 // list renders a JSON array indented two spaces, capped at maxItems values
 // and maxBytes of text; past a cap it stops and notes the truncation. An
 // item is indented only as far as the answer has room (see
-// spooledartifact.IndentJSON).
+// method.IndentJSON).
 type list struct {
 	buf                bytes.Buffer
 	item               []byte // scratch for the item being added
@@ -224,7 +225,7 @@ func (l *list) add(raw string) bool {
 		return false
 	}
 	var size int
-	l.item, size = spooledartifact.IndentJSON(l.item[:0], []byte(raw), "  ", l.maxBytes-l.buf.Len()-8)
+	l.item, size = method.IndentJSON(l.item[:0], []byte(raw), "  ", l.maxBytes-l.buf.Len()-8)
 	if l.buf.Len()+size+8 > l.maxBytes {
 		l.note = fmt.Sprintf("(truncated: %d values shown; the next is %d bytes and the answer is capped at %d bytes. %s)", l.n, size, l.maxBytes, l.hint)
 		return false
@@ -251,7 +252,7 @@ func (l *list) String() string {
 }
 
 func pathArg(args map[string]any) (string, error) {
-	s, ok, err := spooledartifact.StringArg(args, "path")
+	s, ok, err := method.StringArg(args, "path")
 	if err != nil {
 		return "", err
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/spooledartifact"
+	"github.com/ebbforge/adk/spooledartifact/internal/method"
 )
 
 // Name is the kind's name, shown as the artifact's kind in handles.
@@ -52,15 +53,15 @@ func (k Kind) Methods() []spooledartifact.Method { return methods() }
 
 // The limits in effect: a field of 0 means its default.
 func (k Kind) maxParseBytes() int {
-	return spooledartifact.LimitOr(k.MaxParseBytes, DefaultMaxParseBytes)
+	return method.LimitOr(k.MaxParseBytes, DefaultMaxParseBytes)
 }
 
 func (k Kind) maxParseWork() int64 {
-	return spooledartifact.LimitOr(k.MaxParseWork, DefaultMaxParseWork)
+	return method.LimitOr(k.MaxParseWork, DefaultMaxParseWork)
 }
 
 func (k Kind) maxAnswerBytes() int {
-	return spooledartifact.LimitOr(k.MaxAnswerBytes, DefaultMaxAnswerBytes)
+	return method.LimitOr(k.MaxAnswerBytes, DefaultMaxAnswerBytes)
 }
 
 var _ spooledartifact.Kind = Kind{}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/spooledartifact"
+	"github.com/ebbforge/adk/spooledartifact/internal/method"
 )
 
 var (
@@ -151,7 +152,7 @@ func callSections(ctx context.Context, a *Artifact, args map[string]any) (string
 }
 
 func callCodeBlocks(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
-	lang, ok, err := spooledartifact.StringArg(args, "lang")
+	lang, ok, err := method.StringArg(args, "lang")
 	if err != nil {
 		return "", err
 	}
@@ -191,7 +192,7 @@ func renderStarting[T any](a *Artifact, args map[string]any, noun string, items 
 		return "", err
 	}
 	limit := a.kind.maxAnswerBytes()
-	head, total := spooledartifact.IndentJSON(nil, compact, "", limit)
+	head, total := method.IndentJSON(nil, compact, "", limit)
 	if total <= limit {
 		return string(head), nil
 	}
@@ -224,7 +225,7 @@ func renderStarting[T any](a *Artifact, args map[string]any, noun string, items 
 		if err != nil {
 			return "", err
 		}
-		ind, n := spooledartifact.IndentJSON(nil, c, "  ", budget)
+		ind, n := method.IndentJSON(nil, c, "  ", budget)
 		sep := 2 // "  "
 		if i > 0 {
 			sep += 2 // ",\n"
@@ -246,7 +247,7 @@ func renderStarting[T any](a *Artifact, args map[string]any, noun string, items 
 	if shown > 0 {
 		b.WriteString("\n]\n") // CapAnswerOf cuts the answer after the "]"
 	}
-	return spooledartifact.CapAnswerOf(b.String(), total, limit, hint(shown)), nil
+	return method.CapAnswerOf(b.String(), total, limit, hint(shown)), nil
 }
 
 func callLinks(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
@@ -282,7 +283,7 @@ func callText(ctx context.Context, a *Artifact, args map[string]any) (string, er
 	if err != nil {
 		return "", err
 	}
-	return spooledartifact.CapAnswer(text, a.kind.maxAnswerBytes(), capHint), nil
+	return method.CapAnswer(text, a.kind.maxAnswerBytes(), capHint), nil
 }
 
 func callAST(ctx context.Context, a *Artifact, args map[string]any) (string, error) {
@@ -312,8 +313,8 @@ func (a *Artifact) renderCapped(v any, hint string) (string, error) {
 		return "", err
 	}
 	limit := a.kind.maxAnswerBytes()
-	head, total := spooledartifact.IndentJSON(nil, compact, "", limit)
-	return spooledartifact.CapAnswerOf(string(head), total, limit, hint), nil
+	head, total := method.IndentJSON(nil, compact, "", limit)
+	return method.CapAnswerOf(string(head), total, limit, hint), nil
 }
 
 // compactJSON is v as compact JSON without HTML escaping.
@@ -328,7 +329,7 @@ func compactJSON(v any) ([]byte, error) {
 }
 
 func depthArg(args map[string]any) (int, error) {
-	d, err := spooledartifact.IntArg(args, "depth", -1)
+	d, err := method.IntArg(args, "depth", -1)
 	if err != nil || d == -1 { // absent: every depth
 		return 0, err
 	}
@@ -339,10 +340,10 @@ func depthArg(args map[string]any) (int, error) {
 }
 
 func rangeArgs(args map[string]any) (start, end int, err error) {
-	if start, err = spooledartifact.IntArg(args, "startLine", 0); err != nil {
+	if start, err = method.IntArg(args, "startLine", 0); err != nil {
 		return 0, 0, err
 	}
-	if end, err = spooledartifact.IntArg(args, "endLine", -1); err != nil {
+	if end, err = method.IntArg(args, "endLine", -1); err != nil {
 		return 0, 0, err
 	}
 	return start, end, nil

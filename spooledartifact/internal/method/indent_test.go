@@ -1,4 +1,4 @@
-package spooledartifact
+package method
 
 import (
 	"bytes"

@@ -1,7 +1,6 @@
-package spooledartifact
+package method
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -9,13 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/errcode"
 )
-
-// Helpers for writing a Kind's Method.Call: reading the model's arguments,
-// adapting a typed query to Method.Call and capping the answer. The JSON and
-// Markdown kinds use them; a new kind should too, so every artifact tool
-// reads arguments and reports truncation the same way.
 
 // maxExactInt is the largest integer a float64 argument holds exactly.
 const maxExactInt = 1 << 53
@@ -24,7 +18,7 @@ const maxExactInt = 1 << 53
 // the number types a JSON decoder or a Go caller produces (float64 with no
 // fraction, json.Number, any Go integer type). Absent or null gives def,
 // which may be negative (say -1 for "to the end"). Anything else (a
-// fraction, a negative number, a string) is forge.ErrInvalidToolArgs naming
+// fraction, a negative number, a string) is an error matching forge.ErrInvalidToolArgs, naming
 // the argument. Artifact tool arguments are counts, indexes and line
 // numbers, so negatives are refused here rather than by every caller.
 func IntArg(args map[string]any, name string, def int) (int, error) {
@@ -33,7 +27,7 @@ func IntArg(args map[string]any, name string, def int) (int, error) {
 		return def, nil
 	}
 	bad := func(cause error) (int, error) {
-		return 0, forge.ErrInvalidToolArgs.With(cause, "spooledartifact: %s must be a non-negative integer, got %v", name, v)
+		return 0, errcode.InvalidToolArgs.With(cause, "spooledartifact: %s must be a non-negative integer, got %v", name, v)
 	}
 	var f float64
 	switch t := v.(type) {
@@ -70,7 +64,7 @@ func IntArg(args map[string]any, name string, def int) (int, error) {
 			return bad(err)
 		}
 	default:
-		return 0, forge.ErrInvalidToolArgs.With(nil, "spooledartifact: %s must be a non-negative integer, got %T", name, v)
+		return 0, errcode.InvalidToolArgs.With(nil, "spooledartifact: %s must be a non-negative integer, got %T", name, v)
 	}
 	if f < 0 || f > maxExactInt || f != math.Trunc(f) { // NaN fails f != Trunc(f)
 		return bad(nil)
@@ -89,7 +83,7 @@ func LimitOr[T ~int | ~int64](limit, def T) T {
 }
 
 // StringArg reads the optional string argument name: ok is false when it is
-// absent or null. Any other type is forge.ErrInvalidToolArgs naming the
+// absent or null. Any other type is an error matching forge.ErrInvalidToolArgs, naming the
 // argument.
 func StringArg(args map[string]any, name string) (s string, ok bool, err error) {
 	v, present := args[name]
@@ -98,7 +92,7 @@ func StringArg(args map[string]any, name string) (s string, ok bool, err error) 
 	}
 	s, isString := v.(string)
 	if !isString {
-		return "", false, forge.ErrInvalidToolArgs.With(nil, "spooledartifact: %s must be a string, got %T", name, v)
+		return "", false, errcode.InvalidToolArgs.With(nil, "spooledartifact: %s must be a string, got %T", name, v)
 	}
 	return s, true, nil
 }
@@ -135,32 +129,4 @@ func CapAnswerOf(head string, total, limit int, hint string) string {
 		}
 	}
 	return head[:cut] + note
-}
-
-// KindCall adapts a query on the concrete artifact type A of a kind to
-// Method.Call. When the artifact is not an A (or is nil) the call answers,
-// with a nil error, "Error: tool call <id> results are not a <kind>
-// instance", as the original's forged handlers do; kind is the kind's name
-// (say "SpooledJsonArtifact").
-func KindCall[A forge.Artifact](kind string, fn func(ctx context.Context, a A, args map[string]any) (string, error)) func(context.Context, forge.Artifact, map[string]any) (string, error) {
-	return func(ctx context.Context, fa forge.Artifact, args map[string]any) (string, error) {
-		a, ok := fa.(A)
-		if !ok || isNil(fa) {
-			id := "<nil>"
-			if !isNil(fa) {
-				id = fa.ID()
-			}
-			return fmt.Sprintf("Error: tool call %s results are not a %s instance", id, kind), nil
-		}
-		return fn(ctx, a, args)
-	}
-}
-
-// isNil reports a nil interface or a typed nil pointer inside one.
-func isNil(v any) bool {
-	if v == nil {
-		return true
-	}
-	rv := reflect.ValueOf(v)
-	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }

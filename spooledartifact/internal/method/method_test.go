@@ -1,7 +1,6 @@
-package spooledartifact_test
+package method_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ebbforge/adk/forge"
-	"github.com/ebbforge/adk/spooledartifact"
+	"github.com/ebbforge/adk/spooledartifact/internal/method"
 )
 
 func TestIntArg(t *testing.T) {
@@ -50,7 +49,7 @@ func TestIntArg(t *testing.T) {
 			if c.v != nil {
 				args["n"] = c.v
 			}
-			got, err := spooledartifact.IntArg(args, "n", c.def)
+			got, err := method.IntArg(args, "n", c.def)
 			if c.bad {
 				if !errors.Is(err, forge.ErrInvalidToolArgs) || !strings.Contains(err.Error(), "n must be a non-negative integer") {
 					t.Fatalf("IntArg(%v) = %d, %v; want ErrInvalidToolArgs naming n", c.v, got, err)
@@ -62,10 +61,10 @@ func TestIntArg(t *testing.T) {
 			}
 		})
 	}
-	if got, err := spooledartifact.IntArg(map[string]any{"n": nil}, "n", 8); got != 8 || err != nil {
+	if got, err := method.IntArg(map[string]any{"n": nil}, "n", 8); got != 8 || err != nil {
 		t.Errorf("null: %d, %v; want the default", got, err)
 	}
-	if got, err := spooledartifact.IntArg(nil, "n", 2); got != 2 || err != nil {
+	if got, err := method.IntArg(nil, "n", 2); got != 2 || err != nil {
 		t.Errorf("nil map: %d, %v; want the default", got, err)
 	}
 }
@@ -82,10 +81,10 @@ func TestLimitOr(t *testing.T) {
 		{"one", 1, 100, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := spooledartifact.LimitOr(c.limit, c.def); got != c.want {
+			if got := method.LimitOr(c.limit, c.def); got != c.want {
 				t.Errorf("LimitOr(%d, %d) = %d, want %d", c.limit, c.def, got, c.want)
 			}
-			if got := spooledartifact.LimitOr(int64(c.limit), int64(c.def)); got != int64(c.want) {
+			if got := method.LimitOr(int64(c.limit), int64(c.def)); got != int64(c.want) {
 				t.Errorf("LimitOr[int64](%d, %d) = %d, want %d", c.limit, c.def, got, c.want)
 			}
 		})
@@ -93,20 +92,20 @@ func TestLimitOr(t *testing.T) {
 }
 
 func TestStringArg(t *testing.T) {
-	s, ok, err := spooledartifact.StringArg(map[string]any{"p": "a.b"}, "p")
+	s, ok, err := method.StringArg(map[string]any{"p": "a.b"}, "p")
 	if s != "a.b" || !ok || err != nil {
 		t.Errorf("string: %q %v %v", s, ok, err)
 	}
-	s, ok, err = spooledartifact.StringArg(map[string]any{"p": ""}, "p")
+	s, ok, err = method.StringArg(map[string]any{"p": ""}, "p")
 	if s != "" || !ok || err != nil {
 		t.Errorf("empty string: %q %v %v; want present", s, ok, err)
 	}
 	for _, args := range []map[string]any{nil, {}, {"p": nil}} {
-		if s, ok, err := spooledartifact.StringArg(args, "p"); s != "" || ok || err != nil {
+		if s, ok, err := method.StringArg(args, "p"); s != "" || ok || err != nil {
 			t.Errorf("absent %v: %q %v %v", args, s, ok, err)
 		}
 	}
-	if _, ok, err := spooledartifact.StringArg(map[string]any{"p": 3.0}, "p"); ok || !errors.Is(err, forge.ErrInvalidToolArgs) {
+	if _, ok, err := method.StringArg(map[string]any{"p": 3.0}, "p"); ok || !errors.Is(err, forge.ErrInvalidToolArgs) {
 		t.Errorf("number: %v %v; want ErrInvalidToolArgs", ok, err)
 	}
 }
@@ -125,7 +124,7 @@ func TestCapAnswer(t *testing.T) {
 		{"tiny limit", "abcdef", 2, "", "\n(truncated: answer capped at 2 of 6 bytes)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := spooledartifact.CapAnswer(c.s, c.limit, c.hint)
+			got := method.CapAnswer(c.s, c.limit, c.hint)
 			if got != c.want {
 				t.Errorf("CapAnswer = %q\nwant %q", got, c.want)
 			}
@@ -137,69 +136,15 @@ func TestCapAnswer(t *testing.T) {
 	// A cut inside one long line never splits a rune.
 	s := strings.Repeat("é", 100) // 200 bytes
 	for limit := 60; limit < 70; limit++ {
-		got := spooledartifact.CapAnswer(s, limit, "")
+		got := method.CapAnswer(s, limit, "")
 		if !utf8.ValidString(got) || len(got) > limit {
 			t.Errorf("limit %d: %d bytes, valid UTF-8 %v", limit, len(got), utf8.ValidString(got))
 		}
 	}
 }
 
-// kindArtifact is a stand-in for a kind's artifact type.
-type kindArtifact struct{ *spooledartifact.Artifact }
-
-func TestKindCall(t *testing.T) {
-	ctx := context.Background()
-	call := spooledartifact.KindCall("TestKind", func(_ context.Context, a *kindArtifact, args map[string]any) (string, error) {
-		return "ok " + a.ID(), nil
-	})
-	r, err := spooledartifact.WriteString(ctx, spooledartifact.NewMemoryStore(), "x", "text")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, err := call(ctx, &kindArtifact{spooledartifact.New("k_1", r)}, nil); got != "ok k_1" || err != nil {
-		t.Errorf("own kind: %q, %v", got, err)
-	}
-	for _, c := range []struct {
-		name string
-		a    forge.Artifact
-		want string
-	}{
-		{"other kind", spooledartifact.New("plain_1", r), "Error: tool call plain_1 results are not a TestKind instance"},
-		{"nil", nil, "Error: tool call <nil> results are not a TestKind instance"},
-		{"typed nil", (*kindArtifact)(nil), "Error: tool call <nil> results are not a TestKind instance"},
-	} {
-		if got, err := call(ctx, c.a, nil); got != c.want || err != nil {
-			t.Errorf("%s: %q, %v; want %q", c.name, got, err, c.want)
-		}
-	}
-}
-
-// A kind's Method.Call reads its arguments with IntArg and StringArg, runs
-// on its own artifact type through KindCall, and caps the answer.
-func ExampleKindCall() {
-	ctx := context.Background()
-	r, _ := spooledartifact.WriteString(ctx, spooledartifact.NewMemoryStore(), "call_1", "a\nb\nc\nd")
-	call := spooledartifact.KindCall("SpooledArtifact", func(ctx context.Context, a *spooledartifact.Artifact, args map[string]any) (string, error) {
-		n, err := spooledartifact.IntArg(args, "n", 2)
-		if err != nil {
-			return "", err
-		}
-		lines, err := a.Head(ctx, n)
-		return spooledartifact.CapAnswer(strings.Join(lines, "\n"), 64<<10, "ask for fewer lines"), err
-	})
-	out, _ := call(ctx, spooledartifact.New("call_1", r), map[string]any{"n": 3.0})
-	fmt.Println(out)
-	_, err := call(ctx, spooledartifact.New("call_1", r), map[string]any{"n": -1.0})
-	fmt.Println(errors.Is(err, forge.ErrInvalidToolArgs))
-	// Output:
-	// a
-	// b
-	// c
-	// true
-}
-
 func ExampleCapAnswer() {
-	fmt.Println(spooledartifact.CapAnswer(strings.Repeat("row\n", 30), 72, "narrow the range"))
+	fmt.Println(method.CapAnswer(strings.Repeat("row\n", 30), 72, "narrow the range"))
 	// Output:
 	// row
 	// row
