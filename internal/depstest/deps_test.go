@@ -35,6 +35,7 @@ var layers = map[string]int{
 	"llm/scripted":                 7,
 	"llm/openaicompat":             7,
 	"llm/anthropic":                7,
+	"llm/gemini":                   7,
 	"mcptool":                      8,
 	"mcpserver":                    8,
 	"store":                        8,

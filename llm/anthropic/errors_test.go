@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"testing"
@@ -64,11 +63,5 @@ func TestTimeouts(t *testing.T) {
 }
 
 func TestCancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	for _, err := range newModel(t, Config{BaseURL: "http://127.0.0.1:1"}).Stream(ctx, &llm.Request{}) {
-		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("err = %v, want context.Canceled", err)
-		}
-	}
+	wiretest.CheckCancelled(t, newModel(t, Config{BaseURL: "http://127.0.0.1:1"}))
 }

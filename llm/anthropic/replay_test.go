@@ -7,12 +7,10 @@ import (
 	"flag"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/ebbforge/adk/canonical"
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/internal/golden"
@@ -67,43 +65,6 @@ func TestReplayFixtures(t *testing.T) {
 	}
 }
 
-// exchanges is the fixture wrapper of recorded exchanges; bodies are JSON
-// strings or parsed objects.
-type exchanges struct {
-	Exchanges []struct {
-		Request struct {
-			Body json.RawMessage `json:"body"`
-		} `json:"request"`
-		Response struct {
-			Status      int             `json:"status"`
-			ContentType string          `json:"content_type"`
-			Body        json.RawMessage `json:"body"`
-		} `json:"response"`
-	} `json:"exchanges"`
-}
-
-func loadExchanges(t *testing.T, name string) (exchanges, []reply) {
-	t.Helper()
-	var ex exchanges
-	if err := json.Unmarshal([]byte(fixture(t, name)), &ex); err != nil {
-		t.Fatal(err)
-	}
-	var replies []reply
-	for _, e := range ex.Exchanges {
-		replies = append(replies, reply{Status: e.Response.Status, ContentType: e.Response.ContentType, Body: text(e.Response.Body)})
-	}
-	return ex, replies
-}
-
-// text is a body as sent: a JSON string's value, or the JSON itself.
-func text(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	return string(raw)
-}
-
 // normalize rewrites a request body into one form: content and system
 // strings as text-block arrays, parsed objects everywhere, and the fields
 // the recorded clients sent with default values (or that the API ignores
@@ -148,26 +109,7 @@ func normalize(t *testing.T, body string) any {
 
 func toolCall(t *testing.T, id, name, args, result string, isError bool) dispatch.Entry {
 	t.Helper()
-	sum, err := canonical.Checksum(name, json.RawMessage(args))
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := time.Now()
-	c, err := forge.NewToolCall(forge.RawToolCall{ID: id, Tool: name, Args: json.RawMessage(args), Checksum: sum,
-		Results: forge.NewTokenizable(result), IsComplete: true, IsError: isError, CreatedAt: now, CompletedAt: now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dispatch.Entry{ToolCall: c}
-}
-
-func userMessage(t *testing.T, id, text string) dispatch.Entry {
-	t.Helper()
-	m, err := dispatch.UserMessage(id, text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dispatch.Entry{Message: m}
+	return wiretest.ToolCall(t, wiretest.CallSpec{ID: id, Tool: name, Args: args, Result: result, IsError: isError})
 }
 
 func thought(t *testing.T, p wireThought) dispatch.Entry {
@@ -184,11 +126,11 @@ type wireThought struct{ text, payload, compat string }
 
 // checkRequests compares each sent body with the recorded one and with its
 // golden file.
-func checkRequests(t *testing.T, s interface{ Body(int) []byte }, ex exchanges, name string) {
+func checkRequests(t *testing.T, s interface{ Body(int) []byte }, ex []wiretest.Exchange, name string) {
 	t.Helper()
-	for i, e := range ex.Exchanges {
+	for i, e := range ex {
 		sent := s.Body(i)
-		if diff := cmp.Diff(normalize(t, text(e.Request.Body)), normalize(t, string(sent))); diff != "" {
+		if diff := cmp.Diff(normalize(t, wiretest.BodyText(e.Request.Body)), normalize(t, string(sent))); diff != "" {
 			t.Errorf("request %d (-recorded +sent):\n%s", i, diff)
 		}
 		var out bytes.Buffer
@@ -205,7 +147,7 @@ var weatherTool = forge.Definition{Name: "weather", Description: "Get weather in
 // TestThinkingRoundTrip replays a thinking, tool-calling conversation: the
 // thinking block must go back verbatim, signature included.
 func TestThinkingRoundTrip(t *testing.T) {
-	ex, replies := loadExchanges(t, "anthropic-messages-thinking-tool-roundtrip.json")
+	ex, replies := wiretest.LoadExchanges(t, "anthropic-messages-thinking-tool-roundtrip.json")
 	s := newServer(t, replies...)
 	m := newModel(t, Config{BaseURL: s.URL, Model: "claude-sonnet-4-20250514", ThinkingBudget: 4000, ToolChoice: "auto"})
 	req := &llm.Request{System: "You are a helpful assistant", Tools: []forge.Definition{weatherTool},
@@ -228,7 +170,7 @@ func TestThinkingRoundTrip(t *testing.T) {
 // TestToolErrorRoundTrip replays a whole (non-streamed) tool call whose
 // tool failed: the result goes back with is_error.
 func TestToolErrorRoundTrip(t *testing.T) {
-	ex, replies := loadExchanges(t, "anthropic-messages-tool-error-roundtrip.json")
+	ex, replies := wiretest.LoadExchanges(t, "anthropic-messages-tool-error-roundtrip.json")
 	s := newServer(t, replies...)
 	m := newModel(t, Config{BaseURL: s.URL, Model: "claude-haiku-4-5", NoStream: true, MaxTokens: 1024})
 	tools := []forge.Definition{{Name: "get_weather", Description: "Lookup the weather for a given city in either celsius or fahrenheit",
@@ -251,7 +193,7 @@ func TestToolErrorRoundTrip(t *testing.T) {
 
 // TestErrorBody replays a recorded 400.
 func TestErrorBody(t *testing.T) {
-	_, replies := loadExchanges(t, "anthropic-messages-error-400.json")
+	_, replies := wiretest.LoadExchanges(t, "anthropic-messages-error-400.json")
 	replies[0].Header = http.Header{"X-Should-Retry": {"false"}}
 	s := newServer(t, replies...)
 	got := run(t, newModel(t, Config{BaseURL: s.URL}), nil)

@@ -67,13 +67,7 @@ func TestTransportErrors(t *testing.T) {
 	if !errors.Is(got.Err, llm.ErrTransport) || !llm.Retryable(got.Err) {
 		t.Fatalf("refused connection: err = %v, want ErrTransport", got.Err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	for _, err := range newModel(t, Config{BaseURL: "http://127.0.0.1:1/v1"}).Stream(ctx, &llm.Request{}) {
-		if !errors.Is(err, context.Canceled) {
-			t.Fatalf("cancelled: err = %v, want context.Canceled", err)
-		}
-	}
+	wiretest.CheckCancelled(t, newModel(t, Config{BaseURL: "http://127.0.0.1:1/v1"}))
 }
 
 func TestTimeouts(t *testing.T) {

@@ -14,9 +14,10 @@ type (
 )
 
 var (
-	newServer = wiretest.NewServer
-	sseReply  = wiretest.SSE
-	fixture   = wiretest.Fixture
+	newServer   = wiretest.NewServer
+	sseReply    = wiretest.SSE
+	fixture     = wiretest.Fixture
+	userMessage = wiretest.UserMessage
 )
 
 func newModel(t *testing.T, cfg Config) *Model {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/ebbforge/adk/canonical"
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm"
@@ -30,16 +29,8 @@ func TestProfilesReplay(t *testing.T) {
 		}
 		return dispatch.Entry{Thought: th}
 	}
-	sum, err := canonical.Checksum("weather", json.RawMessage(`{"city":"Paris"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	call, err := forge.NewToolCall(forge.RawToolCall{ID: "call_1", Tool: "weather", Args: json.RawMessage(`{"city":"Paris"}`),
-		Checksum: sum, Results: forge.NewTokenizable("sunny"), IsComplete: true, CreatedAt: now, CompletedAt: now,
-		Payload: json.RawMessage(`{"google":{"thought_signature":"c2ln"}}`), ReplayCompatibility: ReplayExtraContent})
-	if err != nil {
-		t.Fatal(err)
-	}
+	call := wiretest.ToolCall(t, wiretest.CallSpec{ID: "call_1", Tool: "weather", Args: `{"city":"Paris"}`, Result: "sunny",
+		Payload: `{"google":{"thought_signature":"c2ln"}}`, Compat: ReplayExtraContent}).ToolCall
 	timeline := []dispatch.Entry{
 		userMessage(t, "u1", "Weather in Paris?"),
 		thought("I should call the tool.", "", ""),

@@ -7,12 +7,10 @@ import (
 	"flag"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/ebbforge/adk/canonical"
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/internal/golden"
@@ -21,8 +19,6 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
-
-var now = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
 
 // checkGolden compares an indented request body with its golden file.
 func checkGolden(t *testing.T, name string, body []byte) {
@@ -105,54 +101,15 @@ func TestReplayFixtures(t *testing.T) {
 	}
 }
 
-// roundTrip is the fixture wrapper of recorded exchanges.
-type roundTrip struct {
-	Exchanges []struct {
-		Request struct {
-			Body string `json:"body"`
-		} `json:"request"`
-		Response struct {
-			Status      int    `json:"status"`
-			ContentType string `json:"content_type"`
-			Body        string `json:"body"`
-		} `json:"response"`
-	} `json:"exchanges"`
-}
-
 func toolCall(t *testing.T, id, name, args, result string) *forge.ToolCall {
 	t.Helper()
-	sum, err := canonical.Checksum(name, json.RawMessage(args))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := forge.NewToolCall(forge.RawToolCall{ID: id, Tool: name, Args: json.RawMessage(args), Checksum: sum,
-		Results: forge.NewTokenizable(result), IsComplete: true, CreatedAt: now, CompletedAt: now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-func userMessage(t *testing.T, id, text string) dispatch.Entry {
-	t.Helper()
-	m, err := dispatch.UserMessage(id, text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dispatch.Entry{Message: m}
+	return wiretest.ToolCall(t, wiretest.CallSpec{ID: id, Tool: name, Args: args, Result: result}).ToolCall
 }
 
 // TestRoundTripRequests replays the recorded two-request tool conversation:
 // the requests the adapter sends must say what the recorded client sent.
 func TestRoundTripRequests(t *testing.T) {
-	var rt roundTrip
-	if err := json.Unmarshal([]byte(fixture(t, "openai-chat-parallel-tools-roundtrip.json")), &rt); err != nil {
-		t.Fatal(err)
-	}
-	var replies []reply
-	for _, ex := range rt.Exchanges {
-		replies = append(replies, reply{Status: ex.Response.Status, ContentType: ex.Response.ContentType, Body: ex.Response.Body})
-	}
+	exchanges, replies := wiretest.LoadExchanges(t, "openai-chat-parallel-tools-roundtrip.json")
 	s := newServer(t, replies...)
 	m := newModel(t, Config{BaseURL: s.URL, Model: "gpt-4o"})
 	tools := []forge.Definition{{Name: "secret_retrieval_tool", Description: "A tool that requires a password to retrieve a secret.",
@@ -174,9 +131,9 @@ func TestRoundTripRequests(t *testing.T) {
 	if second.Err != nil || second.Text != "The secrets are:\n\n- For the password \"mellon\": Welcome to Moria!\n- For the password \"radiance\": Life before Death" && !strings.Contains(second.Text, "Life before Death") {
 		t.Fatalf("second response: %v", second)
 	}
-	for i, ex := range rt.Exchanges {
+	for i, ex := range exchanges {
 		var want, got map[string]any
-		json.Unmarshal([]byte(ex.Request.Body), &want)
+		json.Unmarshal([]byte(wiretest.BodyText(ex.Request.Body)), &want)
 		json.Unmarshal(s.Body(i), &got)
 		normalizeArguments(want)
 		normalizeArguments(got)

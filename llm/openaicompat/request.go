@@ -154,22 +154,12 @@ func (m *Model) messages(ctx context.Context, req *llm.Request) ([]chatMessage, 
 // a media block is named inside its envelope, and the blocks of several
 // media items go on separate lines.
 func toolText(blocks []llm.Block) string {
-	var b strings.Builder
-	prev := ""
-	for _, bl := range blocks {
-		text := bl.Text
+	return wire.JoinText(blocks, func(bl llm.Block) string {
 		if bl.Media != nil {
-			text = describe(bl.Media)
+			return describe(bl.Media)
 		}
-		if prev != "" && text != "" && !strings.HasSuffix(prev, "\n") && !strings.HasPrefix(text, "\n") {
-			b.WriteByte('\n')
-		}
-		b.WriteString(text)
-		if text != "" {
-			prev = text
-		}
-	}
-	return b.String()
+		return bl.Text
+	})
 }
 
 // assistant is one response as an assistant message. Its reasoning goes

@@ -3,10 +3,11 @@
 // against a real endpoint:
 //
 //	ADK_PROVIDER  "" or "scripted" (offline), "openai" (any OpenAI-compatible
-//	              server: OpenAI, Ollama, vLLM, llama.cpp, Groq, OpenRouter…)
-//	              or "anthropic"
+//	              server: OpenAI, Ollama, vLLM, llama.cpp, Groq, OpenRouter…),
+//	              "anthropic" or "gemini" (the Gemini API's own protocol)
 //	ADK_BASE_URL  the API root, e.g. http://localhost:11434/v1 for Ollama
-//	              (default https://api.openai.com/v1, https://api.anthropic.com)
+//	              (default https://api.openai.com/v1, https://api.anthropic.com,
+//	              https://generativelanguage.googleapis.com/v1beta)
 //	ADK_MODEL     the model name (required with a provider)
 //	ADK_API_KEY   the key, when the endpoint needs one; it never appears in
 //	              output or errors

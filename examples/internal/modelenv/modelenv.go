@@ -7,6 +7,7 @@ import (
 
 	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/anthropic"
+	"github.com/ebbforge/adk/llm/gemini"
 	"github.com/ebbforge/adk/llm/openaicompat"
 )
 
@@ -15,12 +16,14 @@ const (
 	Scripted  = "scripted"
 	OpenAI    = "openai"
 	Anthropic = "anthropic"
+	Gemini    = "gemini"
 )
 
 // Default API roots.
 const (
 	DefaultOpenAIBaseURL    = "https://api.openai.com/v1"
 	DefaultAnthropicBaseURL = "https://api.anthropic.com"
+	DefaultGeminiBaseURL    = gemini.DefaultBaseURL
 )
 
 // ErrConfig is a provider setting that is missing or unknown.
@@ -28,7 +31,7 @@ var ErrConfig = errors.New("modelenv: invalid model settings")
 
 // Config is what the environment selected.
 type Config struct {
-	Provider string // Scripted, OpenAI or Anthropic
+	Provider string // Scripted, OpenAI, Anthropic or Gemini
 	BaseURL  string
 	Model    string
 	APIKey   string
@@ -54,8 +57,12 @@ func Load(getenv func(string) string) (Config, error) {
 		if c.BaseURL == "" {
 			c.BaseURL = DefaultAnthropicBaseURL
 		}
+	case Gemini:
+		if c.BaseURL == "" {
+			c.BaseURL = DefaultGeminiBaseURL
+		}
 	default:
-		return c, fmt.Errorf("%w: ADK_PROVIDER=%q: use openai, anthropic or scripted", ErrConfig, c.Provider)
+		return c, fmt.Errorf("%w: ADK_PROVIDER=%q: use openai, anthropic, gemini or scripted", ErrConfig, c.Provider)
 	}
 	if c.Model == "" {
 		return c, fmt.Errorf("%w: ADK_MODEL is required with ADK_PROVIDER=%s", ErrConfig, c.Provider)
@@ -79,6 +86,8 @@ func (c Config) New(offline llm.Model) (llm.Model, error) {
 		return openaicompat.New(openaicompat.Config{BaseURL: c.BaseURL, Model: c.Model, APIKey: c.APIKey})
 	case Anthropic:
 		return anthropic.New(anthropic.Config{BaseURL: c.BaseURL, Model: c.Model, APIKey: c.APIKey})
+	case Gemini:
+		return gemini.New(gemini.Config{BaseURL: c.BaseURL, Model: c.Model, APIKey: c.APIKey})
 	}
 	return offline, nil
 }

@@ -32,8 +32,10 @@ func TestLoad(t *testing.T) {
 			modelenv.Config{Provider: "openai", BaseURL: modelenv.DefaultOpenAIBaseURL, Model: "gpt-5", APIKey: "sk-1"}, ""},
 		{"anthropic default URL", env("ADK_PROVIDER", "anthropic", "ADK_MODEL", "claude"),
 			modelenv.Config{Provider: "anthropic", BaseURL: modelenv.DefaultAnthropicBaseURL, Model: "claude"}, ""},
+		{"gemini default URL", env("ADK_PROVIDER", "gemini", "ADK_MODEL", "gemini-2.5-flash"),
+			modelenv.Config{Provider: "gemini", BaseURL: modelenv.DefaultGeminiBaseURL, Model: "gemini-2.5-flash"}, ""},
 		{"a model is required", env("ADK_PROVIDER", "anthropic"), modelenv.Config{}, "ADK_MODEL is required"},
-		{"unknown provider", env("ADK_PROVIDER", "gemini", "ADK_MODEL", "x"), modelenv.Config{}, `ADK_PROVIDER="gemini"`},
+		{"unknown provider", env("ADK_PROVIDER", "palm", "ADK_MODEL", "x"), modelenv.Config{}, `ADK_PROVIDER="palm"`},
 	}
 	for _, tt := range tests {
 		got, err := modelenv.Load(tt.env)
@@ -74,6 +76,15 @@ func TestExplain(t *testing.T) {
 	for _, tt := range tests {
 		if got := c.Explain(tt.err); got != tt.want {
 			t.Errorf("Explain(%v)\n got %q\nwant %q", tt.err, got, tt.want)
+		}
+	}
+}
+
+func TestNew(t *testing.T) {
+	for provider, want := range map[string]string{"openai": "*openaicompat.Model", "anthropic": "*anthropic.Model", "gemini": "*gemini.Model", "scripted": "<nil>"} {
+		got, err := modelenv.Config{Provider: provider, BaseURL: "http://h", Model: "m"}.New(nil)
+		if err != nil || fmt.Sprintf("%T", got) != want && !(want == "<nil>" && got == nil) {
+			t.Errorf("%s: %T, %v; want %s", provider, got, err, want)
 		}
 	}
 }

@@ -77,3 +77,16 @@ var SystemCases = []SystemCase{
 		"<system_instructions kind=\"developer-rules\">\nAnswer in English.\n</system_instructions>"},
 	{"base only", "Be brief.", nil, "Be brief."},
 }
+
+// CheckCancelled checks that a call on an already cancelled context
+// fails with context.Canceled.
+func CheckCancelled(t testing.TB, m llm.Model) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, err := range m.Stream(ctx, &llm.Request{}) {
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v, want context.Canceled", err)
+		}
+	}
+}
