@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,6 +42,13 @@ type Config struct {
 	// Timeline seeds the history; ToolCallCount counts its tool calls.
 	// It is copied, not persisted again.
 	Timeline []Entry
+	// Resumed are the turn's own entries stored before it stopped, when
+	// the dispatch continues a stored turn. They follow Timeline (copied,
+	// not persisted again), and the dispatch goes on as if it had made
+	// them: it starts at the iteration after their model responses (one
+	// per distinct ResponseID), their executed calls count against the
+	// loop guard, and a call the guard refused stays blocked.
+	Resumed []Entry
 	// Tools is cloned into the context's own registry; nil means empty.
 	Tools *forge.Registry
 	// Stash is shared with the turn; nil means a new empty one.
@@ -116,6 +124,11 @@ func New(cfg Config) (*Context, error) {
 			p = append(p, "timeline["+strconv.Itoa(i)+"]: must hold exactly one value")
 		}
 	}
+	for i, e := range cfg.Resumed {
+		if e.Kind() == EntryNone {
+			p = append(p, "resumed["+strconv.Itoa(i)+"]: must hold exactly one value")
+		}
+	}
 	if err := cfg.Loop.Validate(); err != nil {
 		p = append(p, "loop: "+err.Error())
 	}
@@ -125,7 +138,7 @@ func New(cfg Config) (*Context, error) {
 	c := &Context{
 		id: cfg.DispatchID, turnID: cfg.TurnID, stash: cfg.Stash, store: cfg.Store,
 		loop: cfg.Loop.clone(), waitFor: cfg.WaitFor, log: cfg.Log, now: cfg.Now, systemPrompt: cfg.SystemPrompt,
-		timeline: append([]Entry(nil), cfg.Timeline...), pos: make(map[entryKey]int, len(cfg.Timeline)),
+		timeline: slices.Concat(cfg.Timeline, cfg.Resumed), pos: make(map[entryKey]int, len(cfg.Timeline)+len(cfg.Resumed)),
 		counts: make(map[string]int), own: make(map[string]string), ownCounts: make(map[string]int),
 		blocked: make(map[string]int),
 	}
@@ -152,10 +165,38 @@ func New(cfg Config) (*Context, error) {
 			c.counts[e.ToolCall.Checksum()]++
 		}
 	}
+	c.resume(cfg.Resumed)
 	if cfg.Driver != nil {
 		cfg.Driver(c.advance)
 	}
 	return c, nil
+}
+
+// resume restores the iteration and the loop guard's counts from the
+// entries of a turn that stopped (see Config.Resumed): the responses give
+// the iteration; the executed calls the counts; an unexecuted, completed
+// call whose checksum had reached its limit was blocked in its response.
+func (c *Context) resume(own []Entry) {
+	responses := map[string]bool{}
+	for _, e := range own {
+		if e.ResponseID != "" && !responses[e.ResponseID] {
+			responses[e.ResponseID] = true
+			c.iteration = len(responses)
+		}
+		tc := e.ToolCall
+		if tc == nil {
+			continue
+		}
+		sum := tc.Checksum()
+		if e.Executed {
+			c.addOwn(tc.ID(), sum)
+			continue
+		}
+		limit := c.loop.IdenticalCallLimit(tc.Tool())
+		if _, ok := c.blocked[sum]; !ok && tc.IsComplete() && limit > 0 && c.ownCounts[sum] >= limit {
+			c.blocked[sum] = max(len(responses)-1, 0)
+		}
+	}
 }
 
 // ID is the dispatch id.
@@ -462,13 +503,19 @@ func (c *Context) StoreResponseEntry(ctx context.Context, e Entry, executed bool
 func (c *Context) save(ctx context.Context, e Entry, executed bool) error {
 	c.storeMu.Lock()
 	defer c.storeMu.Unlock()
-	if e.ResponseID == "" {
-		c.mu.Lock()
-		if i, ok := c.pos[entryKey{e.Kind(), e.ID()}]; ok {
-			e.ResponseID = c.timeline[i].ResponseID
-		}
-		c.mu.Unlock()
+	c.mu.Lock()
+	i, replaces := c.pos[entryKey{e.Kind(), e.ID()}]
+	if replaces && e.ResponseID == "" {
+		e.ResponseID = c.timeline[i].ResponseID
 	}
+	e.Executed = false
+	if e.ToolCall != nil {
+		e.Executed = executed
+		if replaces {
+			e.Executed = c.executedReplacement(c.timeline[i].ToolCall, executed)
+		}
+	}
+	c.mu.Unlock()
 	if err := c.store.Save(ctx, c.turnID, e); err != nil {
 		return ErrStore.With(err, "dispatch: save %s %q", e.Kind(), e.ID())
 	}
@@ -479,8 +526,8 @@ func (c *Context) save(ctx context.Context, e Entry, executed bool) error {
 		if old := c.timeline[i].ToolCall; old != nil {
 			c.uncount(old.Checksum())
 			c.counts[e.ToolCall.Checksum()]++
-			if _, mine := c.own[id]; mine {
-				c.unown(id)
+			c.unown(id)
+			if e.Executed {
 				c.addOwn(id, e.ToolCall.Checksum())
 			}
 		}
@@ -496,6 +543,17 @@ func (c *Context) save(ctx context.Context, e Entry, executed bool) error {
 		}
 	}
 	return nil
+}
+
+// executedReplacement is the standing of a call replacing old in place:
+// it keeps old's, except that a call which was waiting (old incomplete, not
+// executed: awaiting approval in a resumed turn) becomes executed when it
+// is stored as executed. c.mu is held.
+func (c *Context) executedReplacement(old *forge.ToolCall, executed bool) bool {
+	if _, mine := c.own[old.ID()]; mine {
+		return true
+	}
+	return executed && !old.IsComplete()
 }
 
 // Ack signals success: the dispatch ends after the current step. Handlers

@@ -212,7 +212,7 @@ func markInterrupted(es []Entry, state TurnState) []Entry {
 		raw.IsComplete, raw.IsError = true, true
 		raw.CompletedAt = c.UpdatedAt()
 		if done, err := forge.NewToolCall(raw); err == nil {
-			es[i] = Entry{ToolCall: done}
+			es[i].ToolCall = done
 		}
 	}
 	return es

@@ -669,3 +669,75 @@ func TestStashValueNil(t *testing.T) {
 		t.Error("StashValue[int] of a stored nil: ok, want not")
 	}
 }
+
+// A dispatch that continues a stored turn (Config.Resumed) starts after
+// the turn's responses, with its executed calls counted and a call the
+// guard refused still blocked; history in Timeline counts for neither.
+func TestResumedRestoresLoopGuard(t *testing.T) {
+	ctx := context.Background()
+	past := call(t, "h1", "a", `{"q":1}`)
+	sum := past.Checksum()
+	bsum := call(t, "b0", "b", `{}`).Checksum()
+	pending, err := forge.NewToolCall(forge.RawToolCall{ID: "p1", Tool: "b", Args: `{}`, Checksum: bsum,
+		Results: forge.NewTokenizable("waiting"), CreatedAt: time.Unix(1, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name    string
+		resumed []dispatch.Entry
+		it      int
+		want    dispatch.LoopVerdict
+	}{
+		{"nothing resumed", nil, 0, dispatch.LoopVerdict{Limit: 2}},
+		{"one executed", []dispatch.Entry{
+			{ToolCall: call(t, "x1", "a", `{"q":1}`), ResponseID: "r1", Executed: true},
+		}, 1, dispatch.LoopVerdict{Count: 1, Earlier: 1, Limit: 2}},
+		{"unexecuted calls do not count", []dispatch.Entry{
+			{ToolCall: call(t, "x1", "a", `{"q":1}`), ResponseID: "r1"},
+			{ToolCall: call(t, "x2", "a", `{"q":1}`), ResponseID: "r2"},
+		}, 2, dispatch.LoopVerdict{Limit: 2}},
+		{"blocked stays blocked", []dispatch.Entry{
+			{ToolCall: call(t, "x1", "a", `{"q":1}`), ResponseID: "r1", Executed: true},
+			{ToolCall: call(t, "x2", "a", `{"q":1}`), ResponseID: "r1", Executed: true},
+			{ToolCall: call(t, "x3", "a", `{"q":1}`), ResponseID: "r2"},
+			{ToolCall: pending, ResponseID: "r2"},
+		}, 2, dispatch.LoopVerdict{Decision: dispatch.LoopFinalize, Count: 2, Earlier: 2, Limit: 2}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := dispatch.New(dispatch.Config{TurnID: "t", Timeline: []dispatch.Entry{{ToolCall: past, Executed: true}},
+				Resumed: tt.resumed, Loop: dispatch.LoopPolicy{MaxIdenticalCalls: 2}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Iteration() != tt.it {
+				t.Errorf("Iteration = %d, want %d", c.Iteration(), tt.it)
+			}
+			if diff := cmp.Diff(tt.want, c.CheckRepeat("a", sum, 0)); diff != "" {
+				t.Errorf("verdict (-want +got):\n%s", diff)
+			}
+			if n := len(c.Timeline()); n != 1+len(tt.resumed) {
+				t.Errorf("timeline has %d entries, want %d", n, 1+len(tt.resumed))
+			}
+		})
+	}
+	// A waiting call stored again as executed (its approval came) counts.
+	c, err := dispatch.New(dispatch.Config{TurnID: "t", Resumed: []dispatch.Entry{{ToolCall: pending, ResponseID: "r1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, err := forge.NewToolCall(forge.RawToolCall{ID: "p1", Tool: "b", Args: `{}`, Checksum: bsum,
+		Results: forge.NewTokenizable("ran"), IsComplete: true, CreatedAt: time.Unix(1, 0), CompletedAt: time.Unix(2, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.StoreToolCall(ctx, done); err != nil {
+		t.Fatal(err)
+	}
+	if v := c.CheckRepeat("b", bsum, 0); v.Earlier != 1 {
+		t.Errorf("the approved call does not count: %+v", v)
+	}
+	if tl := c.Timeline(); len(tl) != 1 || !tl[0].Executed || tl[0].ResponseID != "r1" {
+		t.Errorf("timeline %+v, want the call executed in place", tl)
+	}
+}

@@ -37,6 +37,8 @@ type entryJSON struct {
 	ToolCall json.RawMessage `json:"toolCall,omitempty"`
 	// ResponseID is Entry.ResponseID.
 	ResponseID string `json:"responseId,omitempty"`
+	// Executed is Entry.Executed.
+	Executed bool `json:"executed,omitempty"`
 }
 
 // MarshalJSON writes {id, role, content, attachments, createdAt,
@@ -135,7 +137,8 @@ func UnmarshalThought(data []byte) (*Thought, error) {
 }
 
 // MarshalJSON writes {"kind": "message"|"thought"|"toolCall", <kind>: the
-// value's own form, "responseId" when set}. An entry holding no value, or more than one, is
+// value's own form, "responseId" when set, "executed": true for a tool
+// call the dispatch executed}. An entry holding no value, or more than one, is
 // [ErrStore]. Decode it with [UnmarshalEntry].
 func (e Entry) MarshalJSON() ([]byte, error) {
 	var j entryJSON
@@ -155,6 +158,7 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 	}
 	j.Kind = e.Kind().String()
 	j.ResponseID = e.ResponseID
+	j.Executed = e.Executed && e.ToolCall != nil
 	return json.Marshal(j)
 }
 
@@ -168,7 +172,7 @@ func UnmarshalEntry(ctx context.Context, data []byte, res forge.ResultResolver) 
 	if err := json.Unmarshal(data, &j); err != nil {
 		return Entry{}, ErrStore.With(err, "dispatch: decode entry")
 	}
-	e := Entry{ResponseID: j.ResponseID}
+	e := Entry{ResponseID: j.ResponseID, Executed: j.Executed && j.Kind == "toolCall"}
 	var err error
 	switch j.Kind {
 	case "message":

@@ -62,6 +62,7 @@ func mustEntries(t testing.TB) map[string]dispatch.Entry {
 		"message": {Message: user}, "message-attachment": {Message: withImage},
 		"thought": {Thought: plain}, "thought-opaque": {Thought: opaque}, "toolcall": {ToolCall: call},
 		"toolcall-response": {ToolCall: call, ResponseID: "resp_01"},
+		"toolcall-executed": {ToolCall: call, ResponseID: "resp_01", Executed: true},
 	}
 }
 
@@ -78,7 +79,7 @@ func TestEntryJSONGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if back.Kind() != e.Kind() || back.ID() != e.ID() || back.ResponseID != e.ResponseID {
+			if back.Kind() != e.Kind() || back.ID() != e.ID() || back.ResponseID != e.ResponseID || back.Executed != e.Executed {
 				t.Fatalf("decoded %s %q, want %s %q", back.Kind(), back.ID(), e.Kind(), e.ID())
 			}
 			again, err := json.MarshalIndent(back, "", "  ")

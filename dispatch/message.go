@@ -237,6 +237,11 @@ type Entry struct {
 	// metadata of the timeline, not of the value: replacing an entry in
 	// place with an Entry whose ResponseID is "" keeps the old one.
 	ResponseID string
+	// Executed marks a tool call the dispatch ran (stored with
+	// StoreToolCall, not StoreUnexecutedToolCall); the dispatch sets it on
+	// the entries it saves. Stores keep it: a resumed turn counts its
+	// executed calls against the loop guard (Config.Resumed).
+	Executed bool
 }
 
 // Kind reports which field is set (EntryNone for an empty or ambiguous entry).

@@ -16,6 +16,9 @@ import (
 // iterationLimitReason is the finalReason of the iteration cap.
 const iterationLimitReason = "iteration limit reached"
 
+// repeatFinalReason is the finalReason of a blocked call repeated again.
+const repeatFinalReason = "a repeated tool call was blocked and then repeated again"
+
 // finalNote is the user-side note of the loop guard's last iteration.
 const finalNote = "[loop guard] Tool use has ended for this turn (%s). Do not call any tools. " +
 	"Answer the user now with the information you already have, and say briefly what is still missing, if anything."
@@ -57,7 +60,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 	var advance func() int
 	var err error
 	dc, err = dispatch.New(dispatch.Config{
-		TurnID: tc.id, SystemPrompt: tc.systemPrompt, Timeline: tc.timeline,
+		TurnID: tc.id, SystemPrompt: tc.systemPrompt, Timeline: tc.timeline, Resumed: tc.resumed(),
 		Tools: tc.tools, Stash: tc.stash, Store: r.opts.Store, Loop: r.opts.Loop,
 		WaitFor: func(ctx context.Context, req dispatch.GateRequest) (any, error) {
 			return r.waitFor(ctx, em, tc.id, req)
@@ -91,6 +94,9 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 	}
 
 	if tc.resume != nil {
+		if finalizeNext(tc.resume.own, dc.Loop()) {
+			finalReason = repeatFinalReason
+		}
 		if err := r.resumeCalls(ctx, tc, dc, em); err != nil {
 			fail(dc.Iteration(), err)
 		}
@@ -180,7 +186,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 		itEnd := r.now()
 		em.send(IterationEnd{DispatchID: dc.ID(), Iteration: it, StartedAt: itStart, EndedAt: itEnd, Duration: itEnd.Sub(itStart)})
 		if res.finalize && finalReason == "" {
-			finalReason = "a repeated tool call was blocked and then repeated again"
+			finalReason = repeatFinalReason
 		}
 		advance()
 	}

@@ -28,6 +28,7 @@ type ResumeInput struct {
 
 // resumeState is what a resumed turn settles before its first model call.
 type resumeState struct {
+	own       []dispatch.Entry             // the turn's stored entries (dispatch.Config.Resumed)
 	pending   []*forge.ToolCall            // the turn's calls that never completed, in order
 	gates     map[string]dispatch.OpenGate // by tool call id
 	approvals map[string]bool              // by gate id
@@ -92,13 +93,17 @@ func (r *Runner) Resume(ctx context.Context, in ResumeInput) (<-chan Event, erro
 	if err != nil {
 		return nil, dispatch.ErrStore.With(err, "turnrunner: resume: load %q", in.TurnID)
 	}
+	rs.own = own
 	for _, e := range own {
 		if e.ToolCall != nil && !e.ToolCall.IsComplete() {
 			rs.pending = append(rs.pending, e.ToolCall)
 		}
 	}
+	if history == nil {
+		history = []dispatch.Entry{}
+	}
 	tc, err := r.newTurn(Input{TurnID: in.TurnID, System: in.System, SystemPrompt: in.SystemPrompt,
-		History: append(history, own...), Stash: in.Stash, ConversationID: info.ConversationID})
+		History: history, Stash: in.Stash, ConversationID: info.ConversationID})
 	if err != nil {
 		return nil, err
 	}
@@ -173,6 +178,40 @@ func (r *Runner) resumeCalls(ctx context.Context, tc *TurnContext, dc *dispatch.
 		}
 	}
 	return nil
+}
+
+// finalizeNext reports whether the last model response among a resumed
+// turn's own entries repeated a call the loop guard had blocked in an
+// earlier response: the turn would have made its next iteration the final
+// one, and so does the resumed turn. The walk mirrors the guard's counts
+// (dispatch.Config.Resumed).
+func finalizeNext(own []dispatch.Entry, loop dispatch.LoopPolicy) bool {
+	executed := map[string]int{}
+	blockedIn := map[string]int{}
+	responses := map[string]bool{}
+	finalize := false
+	for _, e := range own {
+		if e.ResponseID != "" && !responses[e.ResponseID] {
+			responses[e.ResponseID] = true
+			finalize = false
+		}
+		c := e.ToolCall
+		if c == nil {
+			continue
+		}
+		sum, resp := c.Checksum(), len(responses)
+		limit := loop.IdenticalCallLimit(c.Tool())
+		switch {
+		case e.Executed:
+			executed[sum]++
+		case !c.IsComplete() || limit == 0 || executed[sum] < limit:
+		case blockedIn[sum] == 0:
+			blockedIn[sum] = resp
+		case blockedIn[sum] < resp:
+			finalize = true
+		}
+	}
+	return finalize
 }
 
 // queued reports whether c is stored as waiting for its response's
@@ -267,4 +306,12 @@ func (r *Runner) storePending(ctx context.Context, tc *TurnContext, respID strin
 		}
 	}
 	return nil
+}
+
+// resumed is the turn's own stored entries when it resumes, else nil.
+func (tc *TurnContext) resumed() []dispatch.Entry {
+	if tc.resume == nil {
+		return nil
+	}
+	return tc.resume.own
 }
