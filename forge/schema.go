@@ -23,6 +23,7 @@ type validator struct {
 	// validity and reports failures (see validity.go).
 	root        *jsonschema.Resolved
 	check       *compiled.Schema
+	flat        *flatObject // decides validity without check when it can; nil for other shapes
 	hasDefaults bool
 	// exactNumbers validates number literals float64 would round as
 	// written: a typed tool's fields receive them exactly.
@@ -226,7 +227,7 @@ func resolveSchema(s *jsonschema.Schema, doc json.RawMessage) (*validator, error
 	if err != nil {
 		return nil, err
 	}
-	v := &validator{root: r, check: check}
+	v := &validator{root: r, check: check, flat: newFlatObject(doc)}
 	// Asked of the parsed schema, not of doc's bytes: a key written
 	// "def\u0061ult" is the default keyword too.
 	for _, p := range s.Properties {
@@ -365,6 +366,9 @@ func (v *validator) validate(tool string, raw json.RawMessage) (args map[string]
 			return nil, applied{}, argsError(tool, []string{"arguments are not valid JSON: " + decodeProblem(err)})
 		}
 		checked = exact
+	}
+	if v.flat != nil && v.flat.valid(checked) {
+		return args, added, nil
 	}
 	if err := v.check.Validate(checked); err != nil {
 		return nil, applied{}, argsError(tool, v.diagnose(checked, err))
