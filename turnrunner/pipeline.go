@@ -22,6 +22,14 @@ import (
 // core) as usual: whatever it does is over when runOnion returns, and its
 // outcome counts.
 func runOnion[T any, M ~func(context.Context, T, Next) error](ctx context.Context, v T, mws []M, core Next) (reached bool, err error) {
+	if len(mws) == 0 {
+		// Nothing can call next late or twice: no bookkeeping (the
+		// common case, several times per iteration).
+		if core == nil {
+			return true, nil
+		}
+		return true, core(ctx)
+	}
 	var (
 		mu       sync.Mutex // guards entered, returned and coreRun
 		entered  = make([]bool, len(mws)+1)
