@@ -54,7 +54,20 @@ func main() {
 	only := flag.String("w", "1,2,3,4", "workloads to run")
 	w1Turns := flag.Int("w1turns", 200, "W1 turns per framework per round")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	memProfile := flag.String("memprofile", "", "write a profile of every allocation of the run to this file (slow)")
 	flag.Parse()
+	if *memProfile != "" {
+		runtime.MemProfileRate = 1
+		defer func() {
+			f, err := os.Create(*memProfile)
+			if err == nil {
+				err = pprof.Lookup("allocs").WriteTo(f, 0)
+			}
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "peers:", err)
+			}
+		}()
+	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err == nil {
