@@ -14,7 +14,8 @@ import (
 // allocations (BenchmarkValidateOnly), and reports every failure at the
 // argument it concerns, which is what validator.diagnose words for the
 // model. jsonschema-go keeps the jobs only it does: deriving schemas from Go
-// types and applying defaults.
+// types and applying defaults. Arguments of a schema of scalar properties
+// are first offered to flatObject, which can only say they are valid.
 
 // schemaURL names a tool's schema document inside its own compiler. It is
 // hierarchical, so every relative $ref resolves to a URL the loader sees.
