@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"sync"
 
 	"github.com/ebbforge/adk/forge"
 )
@@ -34,16 +33,11 @@ type Kinded interface {
 
 // Artifact is a read-only, line-indexed view over spooled bytes. Safe for
 // concurrent use. Every query takes a context and stops when it is
-// cancelled; Head, Tail and Cat cost what they return when the Reader
-// implements LineRanger (both stores' readers do).
+// cancelled; over this package's stores, Head, Tail and Cat cost what they
+// return.
 type Artifact struct {
 	id string
 	r  Reader
-
-	mu        sync.RWMutex
-	hinted    bool
-	hintBytes int64
-	hintLines int
 }
 
 var _ Kinded = (*Artifact)(nil)
@@ -63,30 +57,10 @@ func (a *Artifact) ArtifactKind() Kind { return PlainKind{} }
 // Reader returns the underlying reader.
 func (a *Artifact) Reader() Reader { return a.r }
 
-// SetSizeHints records the byte length and line count a producer already
-// knows; ByteLength and LineCount then answer without asking the reader.
-func (a *Artifact) SetSizeHints(byteLength int64, lineCount int) {
-	a.mu.Lock()
-	a.hinted, a.hintBytes, a.hintLines = true, byteLength, lineCount
-	a.mu.Unlock()
-}
-
-// HasSizeHints reports whether SetSizeHints was called.
-func (a *Artifact) HasSizeHints() bool {
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	return a.hinted
-}
-
 // ByteLength is the size in bytes.
 func (a *Artifact) ByteLength(ctx context.Context) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
-	}
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	if a.hinted {
-		return a.hintBytes, nil
 	}
 	return a.r.ByteLength(), nil
 }
@@ -95,11 +69,6 @@ func (a *Artifact) ByteLength(ctx context.Context) (int64, error) {
 func (a *Artifact) LineCount(ctx context.Context) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
-	}
-	a.mu.RLock()
-	defer a.mu.RUnlock()
-	if a.hinted {
-		return a.hintLines, nil
 	}
 	return a.r.LineCount(), nil
 }
@@ -167,7 +136,7 @@ func (a *Artifact) EachLine(ctx context.Context, start, end int, fn func(i int, 
 	if start >= end {
 		return nil
 	}
-	if lr, ok := a.r.(LineRanger); ok {
+	if lr, ok := a.r.(lineRanger); ok {
 		return lr.Lines(ctx, start, end, fn)
 	}
 	for i := start; i < end; i++ {
@@ -201,13 +170,6 @@ func (a *Artifact) ReadAll(ctx context.Context) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// String returns the whole content as a string, byte-faithful (the
-// original's asString). Invalid UTF-8 is kept as is.
-func (a *Artifact) String(ctx context.Context) (string, error) {
-	b, err := a.ReadAll(ctx)
-	return string(b), err
-}
-
 // Copy streams the whole content to w, byte-faithful, in bounded memory, and
 // returns the bytes written.
 func (a *Artifact) Copy(ctx context.Context, w io.Writer) (int64, error) {
@@ -217,10 +179,4 @@ func (a *Artifact) Copy(ctx context.Context, w io.Writer) (int64, error) {
 	}
 	defer rc.Close()
 	return io.CopyBuffer(w, ctxReader{ctx, rc}, make([]byte, 256<<10))
-}
-
-// WriteTo streams the whole content to w (io.WriterTo); it cannot be
-// cancelled, use Copy for that.
-func (a *Artifact) WriteTo(w io.Writer) (int64, error) {
-	return a.Copy(context.Background(), w)
 }

@@ -134,10 +134,9 @@ func TestLineSemantics(t *testing.T) {
 				if err != nil || string(all) != tt.text {
 					t.Errorf("ReadAll = %q, %v; want %q", all, err, tt.text)
 				}
-				str, _ := a.String(ctx)
 				var buf bytes.Buffer
-				if _, err := a.WriteTo(&buf); err != nil || buf.String() != tt.text || str != tt.text {
-					t.Errorf("WriteTo/String not byte-faithful: %q %q", buf.String(), str)
+				if _, err := a.Copy(ctx, &buf); err != nil || buf.String() != tt.text {
+					t.Errorf("Copy not byte-faithful: %q", buf.String())
 				}
 				// grep never breaks on invalid UTF-8 and finds every line with ""
 				res, err := a.Grep(ctx, "", nil)
@@ -333,30 +332,7 @@ func TestGrepRegexErrors(t *testing.T) {
 	}
 }
 
-type countingReader struct {
-	Reader
-	calls int
-}
-
-func (c *countingReader) ByteLength() int64 { c.calls++; return c.Reader.ByteLength() }
-func (c *countingReader) LineCount() int    { c.calls++; return c.Reader.LineCount() }
-
-func TestSizeHints(t *testing.T) {
-	ctx := context.Background()
-	cr := &countingReader{Reader: newMemoryReader([]byte(greek), indexShape{})}
-	a := New("x", cr)
-	if a.HasSizeHints() {
-		t.Fatal("hints before SetSizeHints")
-	}
-	a.SetSizeHints(99, 7)
-	b, _ := a.ByteLength(ctx)
-	n, _ := a.LineCount(ctx)
-	if b != 99 || n != 7 || cr.calls != 0 || !a.HasSizeHints() {
-		t.Errorf("got %d %d calls %d", b, n, cr.calls)
-	}
-}
-
-// plainReader hides LineRanger so Artifact's fallback path is tested.
+// plainReader hides lineRanger so Artifact's fallback path is tested.
 type plainReader struct{ r Reader }
 
 func (p plainReader) ByteLength() int64 { return p.r.ByteLength() }
@@ -420,10 +396,10 @@ func TestEstimateTokens(t *testing.T) {
 func TestEstimateChunked(t *testing.T) {
 	// Count characters so chunking must be exact: every byte counted once.
 	var b strings.Builder
-	for b.Len() < 3*TokenChunkBytes {
+	for b.Len() < 3*tokenChunkBytes {
 		b.WriteString("some words héllo\n")
 	}
-	b.WriteString(strings.Repeat("x", TokenChunkBytes+5)) // no newline: forced cut
+	b.WriteString(strings.Repeat("x", tokenChunkBytes+5)) // no newline: forced cut
 	text := b.String()
 	n, err := estimateStream(context.Background(), newMemoryReader([]byte(text), indexShape{}),
 		func(s string) (int, error) { return len(s), nil })
@@ -432,9 +408,9 @@ func TestEstimateChunked(t *testing.T) {
 	}
 }
 
-// TestEstimateChunkBoundary: content of up to TokenChunkBytes is counted in
+// TestEstimateChunkBoundary: content of up to tokenChunkBytes is counted in
 // one call, as documented (its last '\n' must not cut it), and a chunk never
-// exceeds TokenChunkBytes.
+// exceeds tokenChunkBytes.
 func TestEstimateChunkBoundary(t *testing.T) {
 	ctx := context.Background()
 	text := func(n int) string { return "\n" + strings.Repeat("b", n-1) } // a cut would fall after byte 0
@@ -442,9 +418,9 @@ func TestEstimateChunkBoundary(t *testing.T) {
 		size   int
 		chunks []int // the lengths counted, in order
 	}{
-		{TokenChunkBytes - 1, []int{TokenChunkBytes - 1}},
-		{TokenChunkBytes, []int{TokenChunkBytes}},
-		{TokenChunkBytes + 1, []int{1, TokenChunkBytes}},
+		{tokenChunkBytes - 1, []int{tokenChunkBytes - 1}},
+		{tokenChunkBytes, []int{tokenChunkBytes}},
+		{tokenChunkBytes + 1, []int{1, tokenChunkBytes}},
 		{0, []int{0}},
 	}
 	for _, tt := range tests {
@@ -462,11 +438,11 @@ func TestEstimateChunkBoundary(t *testing.T) {
 			t.Errorf("size %d: chunks (-want +got)\n%s", tt.size, diff)
 		}
 	}
-	// The same through EstimateTokens: exact at TokenChunkBytes.
-	s := text(TokenChunkBytes)
+	// The same through EstimateTokens: exact at tokenChunkBytes.
+	s := text(tokenChunkBytes)
 	got, err := New("x", newMemoryReader([]byte(s), indexShape{})).EstimateTokens(ctx, forge.EncodingClaude)
 	if want, _ := forge.EstimateTokens(s, forge.EncodingClaude); got != want || err != nil {
-		t.Errorf("EstimateTokens of TokenChunkBytes bytes = %d, %v; want the exact %d", got, err, want)
+		t.Errorf("EstimateTokens of tokenChunkBytes bytes = %d, %v; want the exact %d", got, err, want)
 	}
 }
 

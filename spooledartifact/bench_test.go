@@ -135,7 +135,7 @@ func BenchmarkForgeTools(b *testing.B) {
 			calls := forgeBenchCalls(b, n)
 			b.ReportAllocs()
 			for b.Loop() {
-				reg, err := ForgeTools(calls, nil)
+				reg, err := forgeTools(calls, 0)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -155,7 +155,7 @@ func BenchmarkForgeToolsFirstCall(b *testing.B) {
 	args := json.RawMessage(`{"callId":"call_63","pattern":"x","maxMatches":3}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		reg, err := ForgeTools(calls, nil)
+		reg, err := forgeTools(calls, 0)
 		if err != nil {
 			b.Fatal(err)
 		}

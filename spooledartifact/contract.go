@@ -47,7 +47,7 @@ type Method struct {
 	// Description is shown to the model (and listed in handles).
 	Description string
 	// Params is the JSON Schema "properties" object of the extra arguments
-	// (callId is added by ForgeTools), and Required lists the required ones.
+	// (callId is added by the Forger), and Required lists the required ones.
 	Params   json.RawMessage
 	Required []string
 	// Call runs the query on a and renders the model-facing text.

@@ -15,20 +15,19 @@ import (
 	"weak"
 )
 
-// DefaultSpillThreshold is the size up to which a DiskStore keeps an
+// defaultSpillThreshold is the size up to which a DiskStore keeps an
 // artifact in memory; a bigger one is spilled to a file.
-const DefaultSpillThreshold = 4 << 20
+const defaultSpillThreshold = 4 << 20
 
 // DiskOptions tune a DiskStore; nil means defaults.
 type DiskOptions struct {
 	// SpillThreshold is the largest artifact kept in memory, in bytes:
-	// 0 means DefaultSpillThreshold (4 MiB), a negative value spills
+	// 0 means 4 MiB, a negative value spills
 	// everything to files.
 	SpillThreshold int64
 	// IndexStride is the fewest lines between two line-index checkpoints;
-	// 0 means DefaultIndexStride (64). Checkpoints are also at least
-	// DefaultIndexSpan bytes apart, which bounds the index however short
-	// the lines.
+	// 0 means 64. Checkpoints are also at least 64 KiB apart, which
+	// bounds the index however short the lines.
 	IndexStride int
 	// Sync makes Write fsync a file before it replaces the old version,
 	// for durability across power loss (slower).
@@ -85,8 +84,8 @@ type DiskStore struct {
 }
 
 var (
-	_ Store       = (*DiskStore)(nil)
-	_ KeepSweeper = (*DiskStore)(nil)
+	_ Store   = (*DiskStore)(nil)
+	_ Sweeper = (*DiskStore)(nil)
 )
 
 const tempPrefix = ".tmp-"
@@ -98,7 +97,7 @@ func NewDiskStore(dir string, opts *DiskOptions) (*DiskStore, error) {
 		o = *opts
 	}
 	if o.SpillThreshold == 0 {
-		o.SpillThreshold = DefaultSpillThreshold
+		o.SpillThreshold = defaultSpillThreshold
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -107,9 +106,6 @@ func NewDiskStore(dir string, opts *DiskOptions) (*DiskStore, error) {
 		now: time.Now, mem: map[string]memEntry{}, files: map[string]lineIndex{},
 		open: map[string][]weak.Pointer[os.File]{}, writing: map[string]bool{}}, nil
 }
-
-// Dir is the store's directory.
-func (s *DiskStore) Dir() string { return s.dir }
 
 func (s *DiskStore) path(id string) (string, error) {
 	if err := ValidateID(id); err != nil {
@@ -393,23 +389,18 @@ func (s *DiskStore) List(ctx context.Context, prefix string) ([]string, error) {
 }
 
 // Sweep deletes every artifact written before olderThan (files by their
-// modification time), and temporary files a crashed writer left behind, and
-// returns how many artifacts it deleted. Call it on a schedule to bound the
-// disk a long-running service uses.
+// modification time) that keep (nil: none) does not spare, and temporary
+// files a crashed writer left behind, and returns how many artifacts it
+// deleted (see [Sweeper]). Call it on a schedule to bound the disk a
+// long-running service uses. Temporary files are not artifacts and keep is
+// not asked about them.
 //
 // The temporary file of a Write of this store still in progress is never
 // removed, however old. Sweep cannot tell another process's Write in
 // progress from a crashed one: if two processes share the directory, sweep
 // with an olderThan well before the longest write's start, or a Write of
 // the other process fails with ErrWriteInterrupted.
-func (s *DiskStore) Sweep(ctx context.Context, olderThan time.Time) (int, error) {
-	return s.SweepFunc(ctx, olderThan, nil)
-}
-
-// SweepFunc is Sweep sparing the artifacts keep reports true for (see
-// [KeepSweeper]). Temporary files are not artifacts and keep is not asked
-// about them: they are treated as by Sweep.
-func (s *DiskStore) SweepFunc(ctx context.Context, olderThan time.Time, keep func(id string) bool) (int, error) {
+func (s *DiskStore) Sweep(ctx context.Context, olderThan time.Time, keep func(id string) bool) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}

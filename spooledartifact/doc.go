@@ -4,22 +4,22 @@
 // Tool output can be gigabytes (a log dump, a database export). Instead of
 // pasting it into the prompt, the turn runner spools the bytes into a
 // [Store], the model sees a short handle ([RenderHandle]), and it reads the
-// artifact through turn-scoped query tools ([ForgeTools]).
+// artifact through turn-scoped query tools (a [Forger] forges them).
 //
 // # Stores
 //
 // [NewMemoryStore] keeps bytes in memory; [NewDiskStore] keeps small
 // artifacts in memory and streams big ones (above 4 MiB by default) to files,
 // building a sparse line index in the same pass (at most one checkpoint per
-// 64 KiB, see [DefaultIndexSpan]), so memory stays bounded however large the
+// 64 KiB), so memory stays bounded however large the
 // artifact and however dense its newlines. Writing an id again replaces it
 // atomically, and readers are snapshots. Ids are validated ([ValidateID])
 // and base32-encoded on disk: no path traversal, no case-folding collisions,
 // no device names. A [Scope] prefixes a turn's ids and deletes them all on
 // [Scope.Cleanup], closing the files of their readers so the disk space is
-// freed at once; both stores have Sweep for a TTL policy the caller
-// schedules, and SweepFunc ([KeepSweeper]) to spare the ids still in use
-// (the turn runner's running turns) however old.
+// freed at once; both stores are a [Sweeper] for a TTL policy the caller
+// schedules, sparing the ids still in use (the turn runner's running turns)
+// however old.
 //
 //	store, _ := spooledartifact.NewDiskStore(dir, nil)
 //	turn := spooledartifact.NewScope(store, turnID, nil)
@@ -31,7 +31,7 @@
 // An [Artifact] answers Head, Tail, Cat (half-open, clamped), Grep (RE2,
 // linear time, with optional caps and context lines), ByteLength, LineCount
 // and EstimateTokens. Lines are split on '\n' only ('\r' stays), numbered
-// from 0; "" has 0 lines and "a\nb\n" has 3. ReadAll, String and Copy are
+// from 0; "" has 0 lines and "a\nb\n" has 3. ReadAll and Copy are
 // byte-faithful, invalid UTF-8 included. Head, Tail and Cat cost what they
 // return; Grep streams the content in cache-sized 256 KiB chunks, finds a
 // literal pattern with bytes.Index, and for a regex searches its rarest
@@ -40,13 +40,13 @@
 //
 // # Tools and kinds
 //
-// [ForgeTools] builds the seven base tools (artifact_head, artifact_tail,
+// A [Forger] builds the seven base tools (artifact_head, artifact_tail,
 // artifact_grep, artifact_cat, artifact_byte_length, artifact_line_count,
 // artifact_estimate_tokens) over a turn's artifact results. Their schemas
 // are static (callId is a plain string), so they are forged once; an
 // unknown id is an argument error that lists the ids the tool can query.
-// Results of artifact tools are left out, so the model cannot grep a grep. A [Kind] (the JSON and Markdown
-// kinds live in subpackages) wraps spooled bytes in a richer artifact and
+// Results of artifact tools are left out, so the model cannot grep a grep.
+// A [Kind] (the JSON and Markdown kinds live in subpackages) wraps spooled bytes in a richer artifact and
 // adds its own [Method]s, forged for that kind's artifacts only;
 // [EffectiveMethods] is the resulting tool set. [HandleAbove] is an opt-in
 // hook that turns big results into handles; results are inline by default.

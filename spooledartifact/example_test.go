@@ -50,27 +50,6 @@ func ExampleNewDiskStore() {
 	// deleted 1
 }
 
-func ExampleForgeTools() {
-	ctx := context.Background()
-	store := spooledartifact.NewMemoryStore()
-	art, _ := spooledartifact.SpoolString(ctx, store, "call_1", nil, "alpha\nbeta\ngamma")
-	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	call, _ := forge.NewToolCall(forge.RawToolCall{ID: "call_1", Tool: "fetch_log", Args: map[string]any{},
-		Checksum: strings.Repeat("0", 64), Results: art, IsComplete: true, CreatedAt: now, CompletedAt: now})
-
-	reg, _ := spooledartifact.ForgeTools([]*forge.ToolCall{call}, nil)
-	fmt.Println(reg.Len())
-	grep, _ := reg.Get("artifact_grep")
-	out, _ := grep.Execute(ctx, json.RawMessage(`{"callId":"call_1","pattern":"a$"}`),
-		forge.Invocation{CallID: strings.Repeat("1", 64)}, nil)
-	fmt.Println(out.Text())
-	// Output:
-	// 7
-	// alpha
-	// beta
-	// gamma
-}
-
 func ExampleForger() {
 	ctx := context.Background()
 	store := spooledartifact.NewMemoryStore()
@@ -81,15 +60,24 @@ func ExampleForger() {
 			Checksum: strings.Repeat("0", 64), Results: art, IsComplete: true, CreatedAt: now, CompletedAt: now})
 		return call
 	}
-	f := spooledartifact.NewForger(nil)
-	calls := []*forge.ToolCall{fetch("call_1", "alpha")}
+	var f spooledartifact.Forger
+	calls := []*forge.ToolCall{fetch("call_1", "alpha\nbeta\ngamma")}
 	first, _ := f.Update(calls)
 	again, _ := f.Update(calls) // nothing new: the same tools
-	calls = append(calls, fetch("call_2", "beta"))
+	calls = append(calls, fetch("call_2", "delta"))
 	grown, _ := f.Update(calls) // a new artifact: the same tools serve it
 	fmt.Println(len(first), first[0] == again[0], first[0] == grown[0])
+
+	reg, _ := forge.NewRegistry(grown...)
+	grep, _ := reg.Get("artifact_grep")
+	out, _ := grep.Execute(ctx, json.RawMessage(`{"callId":"call_1","pattern":"a$"}`),
+		forge.Invocation{CallID: strings.Repeat("1", 64)}, nil)
+	fmt.Println(out.Text())
 	// Output:
 	// 7 true true
+	// alpha
+	// beta
+	// gamma
 }
 
 func ExampleRenderHandle() {

@@ -34,7 +34,7 @@ func TestForgerForgesEachToolOnce(t *testing.T) {
 	dup := makeCall(t, "p1", spoolText(t, s, "p1b", nil, "x"), false)
 
 	withUpper := append(append([]string{}, baseNames...), "artifact_upper")
-	f := NewForger(nil)
+	f := &Forger{}
 	steps := []struct {
 		name  string
 		calls []*forge.ToolCall
@@ -69,7 +69,7 @@ func TestForgerForgesEachToolOnce(t *testing.T) {
 			t.Errorf("%s: tools kept (-want +got)\n%s", st.name, d)
 		}
 		// Whatever was reused, the tools are what ForgeTools forges.
-		reg, err := ForgeTools(st.calls, nil)
+		reg, err := forgeTools(st.calls, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +101,7 @@ func TestForgerForgesEachToolOnce(t *testing.T) {
 // after: the handler reads the Forger's table, not a list in the schema.
 func TestForgerToolsServeLaterArtifacts(t *testing.T) {
 	s := NewMemoryStore()
-	f := NewForger(nil)
+	f := &Forger{}
 	calls := []*forge.ToolCall{makeCall(t, "p1", spoolText(t, s, "p1", nil, "one"), false)}
 	first, err := f.Update(calls)
 	if err != nil {
@@ -132,7 +132,7 @@ func TestForgedToolUnknownIDListsValidIDs(t *testing.T) {
 	}
 	calls = append(calls, makeCall(t, "u1", spoolText(t, s, "u1", upperKind{}, "x"), false),
 		makeCall(t, "g\x1b", forge.TextResults(forge.NewTokenizable("x")), true))
-	reg, err := ForgeTools(calls, nil)
+	reg, err := forgeTools(calls, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

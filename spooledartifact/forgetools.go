@@ -14,27 +14,8 @@ import (
 	"github.com/ebbforge/adk/internal/safetext"
 )
 
-// ForgeOptions tune ForgeTools; nil means defaults.
-type ForgeOptions struct {
-	// MaxAnswerBytes caps the text of one answer of the base tools
-	// artifact_head, artifact_tail, artifact_cat and artifact_grep: they
-	// stop reading at the cap and end the answer with a note saying how to
-	// continue. 0 means DefaultMaxAnswerBytes; a negative value means no
-	// cap (the whole range in one answer, in memory). A kind's own tools
-	// keep their kind's caps.
-	MaxAnswerBytes int
-}
-
-// maxAnswerBytes is the cap in effect (< 0: none).
-func (o *ForgeOptions) maxAnswerBytes() int {
-	if o == nil || o.MaxAnswerBytes == 0 {
-		return DefaultMaxAnswerBytes
-	}
-	return o.MaxAnswerBytes
-}
-
-// CallIDDescription describes the callId parameter every forged tool takes.
-const CallIDDescription = "ToolCall id of the artifact to query."
+// callIDDescription describes the callId parameter every forged tool takes.
+const callIDDescription = "ToolCall id of the artifact to query."
 
 // artifactCall is one call whose result the forged tools can query.
 type artifactCall struct {
@@ -42,22 +23,10 @@ type artifactCall struct {
 	art  forge.Artifact
 }
 
-// ArtifactCalls returns, in order and without duplicate ids (the first
-// wins), the calls of calls the forged tools can query: complete or not,
-// not produced by an artifact tool, with exactly one artifact as results.
-func ArtifactCalls(calls []*forge.ToolCall) []*forge.ToolCall {
-	list := artifactCalls(calls)
-	if len(list) == 0 {
-		return nil
-	}
-	out := make([]*forge.ToolCall, len(list))
-	for i, c := range list {
-		out[i] = c.call
-	}
-	return out
-}
-
-// artifactCalls is ArtifactCalls with each call's artifact.
+// artifactCalls returns, in order and without duplicate ids (the first
+// wins), the calls of calls the forged tools can query, with their
+// artifacts: complete or not, not produced by an artifact tool, with
+// exactly one artifact as results.
 func artifactCalls(calls []*forge.ToolCall) []artifactCall {
 	out := make([]artifactCall, 0, len(calls))
 	seen := make(map[string]bool, len(calls))
@@ -76,31 +45,33 @@ func artifactCalls(calls []*forge.ToolCall) []artifactCall {
 	return out
 }
 
-// KindOf returns the Kind of a, or nil when a does not implement Kinded
+// kindOf returns the Kind of a, or nil when a does not implement Kinded
 // (its tools are then the base seven).
-func KindOf(a forge.Artifact) Kind {
+func kindOf(a forge.Artifact) Kind {
 	if k, ok := a.(Kinded); ok {
 		return k.ArtifactKind()
 	}
 	return nil
 }
 
-// ForgeTools builds the turn-scoped artifact_* query tools over the
-// artifacts of calls (see ArtifactCalls; results of artifact tools are left
-// out, so the model cannot grep a grep). Every tool is an ephemeral forge
-// ArtifactTool with OnCollision replace and a required string parameter
-// callId. The schemas are static: they do not list the ids, so the tools
-// stay the same while a turn's artifacts grow. The handler checks the id:
-// one the tool cannot query fails with forge.ErrInvalidToolArgs wrapping
-// ErrNotFound, and the message lists the ids it can query (the most recent
-// ones, up to a bound), so the model can correct itself.
+// Forger forges the turn-scoped artifact_* query tools over the artifacts
+// of a list of tool calls that grows, as a turn's does. The calls it can
+// query have exactly one artifact as results and were not made by an
+// artifact tool, so the model cannot grep a grep. Every tool is an
+// ephemeral forge ArtifactTool with OnCollision replace and a required
+// string parameter callId. The schemas are static: they do not list the
+// ids, so the tools stay the same while a turn's artifacts grow. The
+// handler checks the id: one the tool cannot query fails with
+// forge.ErrInvalidToolArgs wrapping ErrNotFound, and the message lists the
+// ids it can query (the most recent ones, up to a bound), so the model can
+// correct itself.
 //
 // The base seven tools take every artifact. Then, for each distinct Kind
 // among the artifacts (by Name), the kind's own methods are forged, taking
 // only the calls whose artifact has that kind. A kind method named like a
 // base tool overrides it for that kind's artifacts (one tool, dispatching
-// per artifact; its schema is the base one's). With no artifacts the
-// registry is empty.
+// per artifact; its schema is the base one's). With no artifacts there are
+// no tools.
 //
 // Every answer is safe text for a model or a UI: invalid UTF-8 becomes
 // U+FFFD and control characters other than tab and line feed (NUL, ESC
@@ -108,34 +79,28 @@ func KindOf(a forge.Artifact) Kind {
 // The artifact's stored bytes are untouched, and patterns still match
 // them (artifact_grep searches the stored bytes, then renders the lines).
 //
-// A forged tool is rarely called, so the tools are built with forge's
-// LazySchema: their schema documents are only resolved on a tool's first
-// call. A kind method whose Params are not a JSON object fails ForgeTools;
-// one whose schema is otherwise unusable (a bad pattern, a default of the
-// wrong type) fails each call of its tool with
-// forge.ErrInvalidInitialToolValue.
+// Each tool is forged once, when the first artifact it can query arrives
+// (the base seven with the first artifact, a kind's own tools with the
+// first artifact of that kind); new artifacts of known kinds change no
+// tool: the tools read them from the Forger's table. A forged tool is
+// rarely called, so the tools are built with forge's LazySchema: their
+// schema documents are only resolved on a tool's first call. A kind method
+// whose Params are not a JSON object fails Update; one whose schema is
+// otherwise unusable (a bad pattern, a default of the wrong type) fails
+// each call of its tool with forge.ErrInvalidInitialToolValue.
 //
-// To keep the tools of a growing list of calls up to date, use a [Forger],
-// which forges each tool once.
-func ForgeTools(calls []*forge.ToolCall, opts *ForgeOptions) (*forge.Registry, error) {
-	tools, err := NewForger(opts).Update(calls)
-	if err != nil {
-		return nil, err
-	}
-	return forge.NewRegistry(tools...)
-}
-
-// Forger keeps the artifact_* tools of ForgeTools up to date over a list
-// of calls that grows, as a turn's does: Update looks only at the calls
-// appended since its last call and forges each tool once, when the first
-// artifact it can query arrives (the base seven with the first artifact, a
-// kind's own tools with the first artifact of that kind). New artifacts of
-// known kinds change no tool: the tools read them from the Forger's table.
-// Not safe for concurrent use; the tools it returns are. The zero value is
-// not usable: call NewForger.
+// The zero value is ready to use. A Forger is not safe for concurrent use;
+// the tools it returns are.
 type Forger struct {
-	limit int // the answers' byte cap (< 0: none)
-	base  *forgeBase
+	// MaxAnswerBytes caps the text of one answer of the base tools
+	// artifact_head, artifact_tail, artifact_cat and artifact_grep: they
+	// stop reading at the cap and end the answer with a note saying how to
+	// continue. 0 means DefaultMaxAnswerBytes; a negative value means no
+	// cap (the whole range in one answer, in memory). A kind's own tools
+	// keep their kind's caps. Set it before the first Update.
+	MaxAnswerBytes int
+
+	base *forgeBase
 	// seen are the calls of the last Update, to tell an append from a
 	// change; table holds their queryable artifacts.
 	seen      []*forge.ToolCall
@@ -146,17 +111,11 @@ type Forger struct {
 	tools     []*forge.Tool
 }
 
-// NewForger returns a Forger with no calls yet.
-func NewForger(opts *ForgeOptions) *Forger {
-	return &Forger{limit: opts.maxAnswerBytes()}
-}
-
-// Update returns the artifact_* tools over calls, as ForgeTools would
-// forge them, in the same order. When calls extends the calls of the last
-// Update (the same calls first, by identity) only the appended ones are
-// looked at; unless they bring a tool that was not there, the tools
-// returned are the very same as last time. Otherwise the tools are built
-// afresh. The caller must not modify the returned slice.
+// Update returns the artifact_* tools over calls. When calls extends the
+// calls of the last Update (the same calls first, by identity) only the
+// appended ones are looked at; unless they bring a tool that was not
+// there, the tools returned are the very same as last time. Otherwise the
+// tools are built afresh. The caller must not modify the returned slice.
 func (f *Forger) Update(calls []*forge.ToolCall) ([]*forge.Tool, error) {
 	if f.base == nil || len(calls) < len(f.seen) || !slices.Equal(calls[:len(f.seen)], f.seen) {
 		if err := f.reset(); err != nil {
@@ -178,11 +137,15 @@ func (f *Forger) Update(calls []*forge.ToolCall) ([]*forge.Tool, error) {
 
 // reset forgets every call.
 func (f *Forger) reset() error {
-	base, err := forgeBaseFor(f.limit)
+	limit := f.MaxAnswerBytes
+	if limit == 0 {
+		limit = DefaultMaxAnswerBytes
+	}
+	base, err := forgeBaseFor(limit)
 	if err != nil {
 		return err
 	}
-	*f = Forger{limit: f.limit, base: base, table: &entryTable{m: map[string]artifactEntry{}},
+	*f = Forger{MaxAnswerBytes: f.MaxAnswerBytes, base: base, table: &entryTable{m: map[string]artifactEntry{}},
 		kindTools: map[string]*forge.Tool{}}
 	return nil
 }
@@ -209,7 +172,7 @@ func (f *Forger) add(calls []*forge.ToolCall) (bool, error) {
 			f.baseTools, added = tools, true
 		}
 		var own []Method
-		if k := KindOf(a); k != nil {
+		if k := kindOf(a); k != nil {
 			own = k.Methods()
 		}
 		if len(own) == 0 {
@@ -352,7 +315,7 @@ func dispatchHandler(tool string, entries *entryTable) forge.ArtifactHandler {
 	}
 }
 
-// forgeBase is what ForgeTools needs of the base methods, built once: they
+// forgeBase is what a Forger needs of the base methods, built once: they
 // never change.
 type forgeBase struct {
 	methods []Method
@@ -380,7 +343,7 @@ func forgeBaseFor(limit int) (*forgeBase, error) {
 // baseForge returns the immutable forgeBase of the default cap; callers
 // must not modify it.
 var baseForge = sync.OnceValue(func() *forgeBase {
-	b := &forgeBase{methods: BaseMethods(), byTool: map[string]Method{}}
+	b := &forgeBase{methods: baseMethods(DefaultMaxAnswerBytes), byTool: map[string]Method{}}
 	for _, m := range b.methods {
 		b.byTool[m.Tool] = m
 		doc, err := toolSchema(m)
@@ -394,7 +357,7 @@ var baseForge = sync.OnceValue(func() *forgeBase {
 
 // callIDSchema is the schema of the callId parameter every forged tool
 // takes: a string, checked by the tool's handler.
-var callIDSchema = json.RawMessage(`{"description":` + strconv.Quote(CallIDDescription) + `,"type":"string"}`)
+var callIDSchema = json.RawMessage(`{"description":` + strconv.Quote(callIDDescription) + `,"type":"string"}`)
 
 // toolSchema is the JSON Schema document of m's tool: m's params plus the
 // required callId (which wins over a param of that name), no other

@@ -62,7 +62,7 @@ var baseNames = []string{ToolHead, ToolTail, ToolGrep, ToolCat, ToolByteLength, 
 
 func TestForgeToolsEmpty(t *testing.T) {
 	text := makeCall(t, "t1", forge.NewTokenizable("hi"), false)
-	reg, err := ForgeTools([]*forge.ToolCall{text, nil}, nil)
+	reg, err := forgeTools([]*forge.ToolCall{text, nil}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestForgeToolsBase(t *testing.T) {
 	c2 := makeCall(t, "call_2", spoolText(t, s, "call_2", nil, "x\ny\n"), false)
 	fromTool := makeCall(t, "call_3", spoolText(t, s, "call_3", nil, "grep result"), true)
 	two := makeCall(t, "call_4", []forge.Artifact{spoolText(t, s, "c4a", nil, "a"), spoolText(t, s, "c4b", nil, "b")}, false)
-	reg, err := ForgeTools([]*forge.ToolCall{c1, fromTool, c2, two, c1}, nil)
+	reg, err := forgeTools([]*forge.ToolCall{c1, fromTool, c2, two, c1}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestForgeToolsKinds(t *testing.T) {
 	s := NewMemoryStore()
 	plain := makeCall(t, "p", spoolText(t, s, "p", nil, "plain\ntext"), false)
 	up := makeCall(t, "u", spoolText(t, s, "u", upperKind{}, "shout\nthis"), false)
-	reg, err := ForgeTools([]*forge.ToolCall{plain, up}, nil)
+	reg, err := forgeTools([]*forge.ToolCall{plain, up}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,4 +234,15 @@ func TestSpoolKinds(t *testing.T) {
 	if _, err := s.Read(ctx, a.ID()); err != nil {
 		t.Errorf("scoped id does not resolve in the store: %v", err)
 	}
+}
+
+// forgeTools forges the artifact tools over calls, answers capped at
+// maxAnswerBytes (0: the default), into a registry.
+func forgeTools(calls []*forge.ToolCall, maxAnswerBytes int) (*forge.Registry, error) {
+	f := Forger{MaxAnswerBytes: maxAnswerBytes}
+	tools, err := f.Update(calls)
+	if err != nil {
+		return nil, err
+	}
+	return forge.NewRegistry(tools...)
 }

@@ -36,8 +36,8 @@ type GrepLine struct {
 	Line  int    // 0-based line number
 	Text  string // the line without its '\n' (its first bytes when Truncated)
 	Match bool   // false for a context line
-	// Truncated reports a line longer than MaxGrepLine bytes: it was
-	// matched whole, but Text holds only its first MaxGrepLine bytes (fewer
+	// Truncated reports a line longer than 32 MiB: it was matched whole,
+	// but Text holds only its first 32 MiB (fewer
 	// by up to 3 so as not to split a UTF-8 sequence).
 	Truncated bool
 }
@@ -97,8 +97,8 @@ func (r *GrepResult) hasContext() bool { return len(r.Lines) != r.Matches }
 // Grep returns the lines matching pattern, an RE2 regular expression
 // (https://github.com/google/re2/wiki/Syntax), tested against each line on
 // its own, in order. It runs in time linear in the artifact's size and holds
-// one 256 KiB chunk at a time, and at most MaxGrepLine bytes of a longer
-// line (which is still matched whole, see MaxGrepLine). The result is the
+// one 256 KiB chunk at a time, and at most 32 MiB of a longer line (which
+// is still matched whole, see GrepLine.Truncated). The result is the
 // same on every store. JavaScript-only features give ErrUnsupportedRegex,
 // other syntax errors ErrInvalidRegex.
 //
@@ -118,7 +118,7 @@ func (a *Artifact) Grep(ctx context.Context, pattern string, opts *GrepOptions) 
 	res := &GrepResult{}
 	size := 0
 	var matchLines []int
-	err = scanLines(ctx, a.r, g, MaxGrepLine, func(line int, text []byte, cut bool) bool {
+	err = scanLines(ctx, a.r, g, maxGrepLine, func(line int, text []byte, cut bool) bool {
 		if (o.MaxMatches > 0 && res.Matches >= o.MaxMatches) ||
 			(o.MaxBytes > 0 && res.Matches > 0 && size+len(text)+1 > o.MaxBytes) {
 			res.Truncated = true
@@ -146,7 +146,7 @@ func (a *Artifact) Grep(ctx context.Context, pattern string, opts *GrepOptions) 
 
 // GrepFunc streams the lines matching pattern to fn, in order, without
 // collecting them (grep -c, or a caller with its own sink); text is valid
-// only during the call, and for a line longer than MaxGrepLine it is the
+// only during the call, and for a line longer than 32 MiB it is the
 // line's first bytes, as in GrepLine.Truncated. fn returns false to stop.
 // Only opts.Flags is used.
 func (a *Artifact) GrepFunc(ctx context.Context, pattern string, opts *GrepOptions, fn func(line int, text []byte) bool) error {
@@ -158,7 +158,7 @@ func (a *Artifact) GrepFunc(ctx context.Context, pattern string, opts *GrepOptio
 	if err != nil {
 		return err
 	}
-	return scanLines(ctx, a.r, g, MaxGrepLine, func(line int, text []byte, _ bool) bool { return fn(line, text) })
+	return scanLines(ctx, a.r, g, maxGrepLine, func(line int, text []byte, _ bool) bool { return fn(line, text) })
 }
 
 // addContext replaces res.Lines with the matches plus their context lines,
@@ -179,7 +179,7 @@ func (a *Artifact) addContext(ctx context.Context, res *GrepResult, before, afte
 			hi = matches[j].Line + after + 1
 			j++
 		}
-		err := a.eachLineCut(ctx, lo, hi, MaxGrepLine, func(n int, text []byte, cut bool) error {
+		err := a.eachLineCut(ctx, lo, hi, maxGrepLine, func(n int, text []byte, cut bool) error {
 			if m, ok := isMatch[n]; ok {
 				out = append(out, m)
 			} else {
@@ -237,13 +237,13 @@ func trimPartialRune(b []byte) []byte {
 // grepChunk is the read size of a grep scan.
 const grepChunk = 256 << 10
 
-// MaxGrepLine bounds the memory a grep spends on one line. A longer line
-// (a minified JSON dump, say) is still matched whole: its first MaxGrepLine
+// maxGrepLine bounds the memory a grep spends on one line. A longer line
+// (a minified JSON dump, say) is still matched whole: its first maxGrepLine
 // bytes are buffered and the rest is streamed through RE2
 // (regexp.MatchReader: linear time, bounded memory), with the same answer
-// on every store; a match returns its first MaxGrepLine bytes as Text,
+// on every store; a match returns its first maxGrepLine bytes as Text,
 // marked Truncated.
-const MaxGrepLine = 32 << 20
+const maxGrepLine = 32 << 20
 
 // scanLines feeds every line matching g to emit, in order, until emit
 // returns false; a line longer than maxLine is matched whole and emitted as

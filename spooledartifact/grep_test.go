@@ -9,10 +9,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestGrepOverLongLine greps a 33 MiB line (longer than MaxGrepLine) on
+// TestGrepOverLongLine greps a 33 MiB line (longer than maxGrepLine) on
 // every store: it is matched whole (`^a+$` does not match at the 32 MiB
 // mark, `b$` matches at the real end), the answer is the same everywhere,
-// and its text is its first MaxGrepLine bytes, marked Truncated, match or
+// and its text is its first maxGrepLine bytes, marked Truncated, match or
 // context. About 1 s per pattern per store (RE2 over a reader): skipped
 // under -short and -race, like TestOneGiBBoundedMemory (SPOOLEDARTIFACT_BIG=1
 // forces it). TestGrepStreamLongLines covers the same paths with a tiny
@@ -28,7 +28,7 @@ func TestGrepOverLongLine(t *testing.T) {
 		Len            int
 		Match, Trunced bool
 	}
-	long := hit{0, MaxGrepLine, true, true}
+	long := hit{0, maxGrepLine, true, true}
 	tests := []struct {
 		pattern string
 		opts    *GrepOptions
@@ -37,7 +37,7 @@ func TestGrepOverLongLine(t *testing.T) {
 		{`^a+$`, nil, []hit{}},
 		{`(?i)AB$`, nil, []hit{long}},
 		{`foo`, nil, []hit{{1, 3, true, false}, {2, 7, true, false}}},
-		{`^foo`, &GrepOptions{Before: 1}, []hit{{0, MaxGrepLine, false, true}, {1, 3, true, false}}},
+		{`^foo`, &GrepOptions{Before: 1}, []hit{{0, maxGrepLine, false, true}, {1, 3, true, false}}},
 	}
 	// Every disk store spills 33 MiB: one of them is enough.
 	for name, s := range map[string]Store{"memory": NewMemoryStore(), "disk": mustDisk(t, nil)} {
@@ -50,7 +50,7 @@ func TestGrepOverLongLine(t *testing.T) {
 			got := []hit{}
 			for _, l := range res.Lines {
 				got = append(got, hit{l.Line, len(l.Text), l.Match, l.Truncated})
-				if l.Truncated && l.Text != text[:MaxGrepLine] {
+				if l.Truncated && l.Text != text[:maxGrepLine] {
 					t.Errorf("%s %s: truncated text is not the line's prefix", name, tc.pattern)
 				}
 			}

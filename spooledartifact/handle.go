@@ -30,8 +30,7 @@ const (
 // with opts.Encoding its estimated tokens) and which artifact_* tools read
 // it (its kind's EffectiveMethods, by name only: their descriptions are in
 // the request's tool list). The call's results must be exactly one
-// artifact. This is the one canonical renderer: adapters use it as is, and
-// EstimateHandleTokens counts exactly this text.
+// artifact. This is the one canonical renderer: adapters use it as is.
 //
 // Layout (lines joined with '\n'):
 //
@@ -70,7 +69,7 @@ func RenderHandle(ctx context.Context, call *forge.ToolCall, opts *HandleOptions
 		return "", err
 	}
 	kind := a.Kind()
-	if k := KindOf(a); k != nil {
+	if k := kindOf(a); k != nil {
 		kind = k.Name()
 	}
 	var b strings.Builder
@@ -98,7 +97,7 @@ func RenderHandle(ctx context.Context, call *forge.ToolCall, opts *HandleOptions
 	b.WriteString(strings.Replace(handleInvite, "%s", call.ID(), 1))
 	// The tools' descriptions are already in the request's tool list:
 	// naming them keeps a handle a few dozen tokens.
-	for i, m := range EffectiveMethods(KindOf(a)) {
+	for i, m := range EffectiveMethods(kindOf(a)) {
 		if i > 0 {
 			b.WriteString(", ")
 		}
@@ -108,19 +107,6 @@ func RenderHandle(ctx context.Context, call *forge.ToolCall, opts *HandleOptions
 	b.WriteString("\n\n")
 	b.WriteString(handleClosing)
 	return b.String(), nil
-}
-
-// EstimateHandleTokens returns the token estimate under enc of exactly the
-// text RenderHandle(ctx, call, opts) renders.
-func EstimateHandleTokens(ctx context.Context, call *forge.ToolCall, enc forge.Encoding, opts *HandleOptions) (int, error) {
-	text, err := RenderHandle(ctx, call, opts)
-	if err != nil {
-		return 0, err
-	}
-	if opts != nil && opts.Estimators != nil {
-		return opts.Estimators.Estimate(text, enc)
-	}
-	return forge.EstimateTokens(text, enc)
 }
 
 func estimateArtifact(ctx context.Context, a forge.Artifact, o HandleOptions) (int, error) {

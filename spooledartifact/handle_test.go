@@ -22,7 +22,7 @@ func TestRenderHandle(t *testing.T) {
 	}
 	lines := strings.Split(got, "\n")
 	var names []string
-	for _, m := range BaseMethods() {
+	for _, m := range EffectiveMethods(nil) {
 		names = append(names, m.Tool)
 	}
 	want := []string{handleIntro, "", "Artifact metadata:", "- callId: call_7", "- kind: SpooledArtifact",
@@ -33,8 +33,7 @@ func TestRenderHandle(t *testing.T) {
 		t.Errorf("handle lines (-want +got):\n%s", diff)
 	}
 
-	// With an encoding: the artifact's estimate appears, and the handle's
-	// own estimate is the estimate of exactly the rendered text.
+	// With an encoding: the artifact's estimate appears.
 	for _, enc := range []forge.Encoding{forge.EncodingCL100K, forge.EncodingO200K, forge.EncodingClaude} {
 		opts := &HandleOptions{Encoding: enc}
 		text, err := RenderHandle(ctx, c, opts)
@@ -44,14 +43,6 @@ func TestRenderHandle(t *testing.T) {
 		art, _ := forge.EstimateTokens(greek+"\n", enc)
 		if !strings.Contains(text, "\n- estimatedTokens: "+strconv.Itoa(art)+" (encoding: "+string(enc)+")\n") {
 			t.Errorf("%s: no estimate line in\n%s", enc, text)
-		}
-		n, err := EstimateHandleTokens(ctx, c, enc, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		direct, _ := forge.EstimateTokens(text, enc)
-		if n != direct || n == 0 {
-			t.Errorf("%s: EstimateHandleTokens = %d, estimate of rendered text = %d", enc, n, direct)
 		}
 	}
 
@@ -82,7 +73,7 @@ func TestHandleTokens(t *testing.T) {
 	var listed strings.Builder
 	listed.WriteString(text[:strings.Index(text, "Read it with")])
 	listed.WriteString("Read it with the tools below; pass callId=call_7:")
-	for _, m := range BaseMethods() {
+	for _, m := range EffectiveMethods(nil) {
 		listed.WriteString("\n- " + m.Tool + " — " + m.Description)
 	}
 	listed.WriteString("\n\n" + handleClosing)
@@ -93,7 +84,7 @@ func TestHandleTokens(t *testing.T) {
 		if now == 0 || now*2 > before {
 			t.Errorf("%s: handle %d tokens, not under half of %d with descriptions", enc, now, before)
 		}
-		for _, m := range BaseMethods() {
+		for _, m := range EffectiveMethods(nil) {
 			if m.Description != "" && strings.Contains(text, m.Description) {
 				t.Errorf("the handle repeats %s's description", m.Tool)
 			}

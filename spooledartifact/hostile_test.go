@@ -215,7 +215,12 @@ func hostileTools(t *testing.T, text string) (*forge.Registry, forge.Artifact) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, err := spooledartifact.ForgeTools([]*forge.ToolCall{c}, nil)
+	var f spooledartifact.Forger
+	tools, err := f.Update([]*forge.ToolCall{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := forge.NewRegistry(tools...)
 	if err != nil {
 		t.Fatal(err)
 	}

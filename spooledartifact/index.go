@@ -5,20 +5,20 @@ import (
 	"sort"
 )
 
-// DefaultIndexStride is the fewest lines between two line-index
-// checkpoints (see DefaultIndexSpan for the byte rule that goes with it).
-const DefaultIndexStride = 64
+// defaultIndexStride is the fewest lines between two line-index
+// checkpoints (see defaultIndexSpan for the byte rule that goes with it).
+const defaultIndexStride = 64
 
-// DefaultIndexSpan is the fewest bytes between two line-index checkpoints.
+// defaultIndexSpan is the fewest bytes between two line-index checkpoints.
 //
 // A checkpoint (a line number and its byte offset, 16 bytes) is placed at a
-// line start once both DefaultIndexStride lines and DefaultIndexSpan bytes
+// line start once both defaultIndexStride lines and defaultIndexSpan bytes
 // have passed since the previous one, or once 16 spans (1 MiB) have passed
 // whatever the line count. So the index holds at most one checkpoint per
 // 64 KiB however dense the newlines (1 GiB of "\n" costs 256 KiB of index,
 // not 128 MiB), and a lookup scans less than 1 MiB from its checkpoint, and
 // less than 64 KiB plus 64 lines: microseconds for short lines.
-const DefaultIndexSpan = 64 << 10
+const defaultIndexSpan = 64 << 10
 
 // indexMaxSpans is how many spans force a checkpoint whatever the line count,
 // so that long lines (where 64 lines can be many MiB) stay cheap to reach.
@@ -31,7 +31,7 @@ type indexMark struct {
 }
 
 // lineIndex is a sparse line-start index: marks[0] is line 0 at offset 0 and
-// the others follow in order (see DefaultIndexSpan for the spacing). It is
+// the others follow in order (see defaultIndexSpan for the spacing). It is
 // immutable once built.
 type lineIndex struct {
 	marks []indexMark
@@ -48,10 +48,10 @@ type indexShape struct {
 
 func (s indexShape) norm() indexShape {
 	if s.stride <= 0 {
-		s.stride = DefaultIndexStride
+		s.stride = defaultIndexStride
 	}
 	if s.span <= 0 {
-		s.span = DefaultIndexSpan
+		s.span = defaultIndexSpan
 	}
 	return s
 }

@@ -46,9 +46,9 @@ func indexTexts() map[string][]byte {
 }
 
 // TestIndexBounded checks the checkpoint spacing on every shape of content:
-// at most one checkpoint per DefaultIndexSpan bytes (bounded memory however
+// at most one checkpoint per defaultIndexSpan bytes (bounded memory however
 // dense the newlines), and every line reachable by scanning fewer than
-// DefaultIndexStride lines or DefaultIndexSpan bytes, and always fewer than
+// defaultIndexStride lines or defaultIndexSpan bytes, and always fewer than
 // indexMaxSpans spans, from its checkpoint.
 func TestIndexBounded(t *testing.T) {
 	shape := indexShape{}.norm()
@@ -66,7 +66,7 @@ func TestIndexBounded(t *testing.T) {
 			if idx.lines != len(starts) || idx.size != int64(len(text)) {
 				t.Fatalf("lines %d size %d, want %d %d", idx.lines, idx.size, len(starts), len(text))
 			}
-			if max := len(text)/DefaultIndexSpan + 1; len(idx.marks) > max {
+			if max := len(text)/defaultIndexSpan + 1; len(idx.marks) > max {
 				t.Errorf("%d checkpoints for %d bytes, want at most %d", len(idx.marks), len(text), max)
 			}
 			for i, st := range starts {

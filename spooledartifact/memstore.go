@@ -1,7 +1,6 @@
 package spooledartifact
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"slices"
@@ -26,8 +25,8 @@ type memEntry struct {
 }
 
 var (
-	_ Store       = (*MemoryStore)(nil)
-	_ KeepSweeper = (*MemoryStore)(nil)
+	_ Store   = (*MemoryStore)(nil)
+	_ Sweeper = (*MemoryStore)(nil)
 )
 
 // NewMemoryStore returns an empty in-memory store.
@@ -102,14 +101,9 @@ func (s *MemoryStore) List(ctx context.Context, prefix string) ([]string, error)
 	return ids, nil
 }
 
-// Sweep deletes every entry written before olderThan and returns how many.
-func (s *MemoryStore) Sweep(ctx context.Context, olderThan time.Time) (int, error) {
-	return s.SweepFunc(ctx, olderThan, nil)
-}
-
-// SweepFunc is Sweep sparing the entries keep reports true for (see
-// [KeepSweeper]).
-func (s *MemoryStore) SweepFunc(ctx context.Context, olderThan time.Time, keep func(id string) bool) (int, error) {
+// Sweep deletes every entry written before olderThan that keep (nil: none)
+// does not spare, and returns how many it deleted (see [Sweeper]).
+func (s *MemoryStore) Sweep(ctx context.Context, olderThan time.Time, keep func(id string) bool) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -153,13 +147,6 @@ func deleteOld(entries map[string]memEntry, ids []string, olderThan time.Time) i
 	return n
 }
 
-// Len is the number of entries.
-func (s *MemoryStore) Len() int {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return len(s.entries)
-}
-
 // ctxReader fails reads once ctx is done, so a Write of an endless stream
 // stops on cancellation.
 type ctxReader struct {
@@ -174,20 +161,15 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
-// WriteBytes stores b under id.
-func WriteBytes(ctx context.Context, s Store, id string, b []byte) (Reader, error) {
-	return s.Write(ctx, id, bytes.NewReader(b))
-}
-
 // WriteString stores text under id. A MemoryStore (also under a Scope)
 // keeps the string itself rather than a copy of it.
 func WriteString(ctx context.Context, s Store, id string, text string) (Reader, error) {
 	return s.Write(ctx, id, newTextReader(text))
 }
 
-// DeleteAll deletes every id with the given prefix from s and returns how
+// deleteAll deletes every id with the given prefix from s and returns how
 // many it deleted. An empty prefix deletes everything.
-func DeleteAll(ctx context.Context, s Store, prefix string) (int, error) {
+func deleteAll(ctx context.Context, s Store, prefix string) (int, error) {
 	ids, err := s.List(ctx, prefix)
 	if err != nil {
 		return 0, err
@@ -207,30 +189,20 @@ func DeleteAll(ctx context.Context, s Store, prefix string) (int, error) {
 
 // Sweeper is implemented by stores that can drop old entries: both stores
 // of this package. A long-running service calls Sweep on a schedule of its
-// own (no goroutine of this package outlives a call).
-//
-// Sweep cannot tell an entry still in use from an abandoned one: a TTL must
-// exceed the longest time anything reads an entry after writing it, or the
-// sweeper must know what is in use and spare it with [KeepSweeper].
+// own (no goroutine of this package outlives a call); the turn runner
+// sweeps with it for Options.ArtifactTTL, sparing the artifacts of the
+// turns still running.
 type Sweeper interface {
-	// Sweep deletes the entries written before olderThan and returns how many.
-	Sweep(ctx context.Context, olderThan time.Time) (int, error)
-}
-
-// KeepSweeper is implemented by stores that can drop old entries while
-// sparing the ones their caller still uses: both stores of this package.
-// The turn runner sweeps with it for Options.ArtifactTTL, keeping the
-// artifacts of the turns still running; with a store that is only a
-// Sweeper it cannot spare them.
-type KeepSweeper interface {
-	// SweepFunc is Sweep, except that an entry written before olderThan
-	// is left alone, however old, when keep reports true for its id; it
-	// returns how many entries it deleted. A nil keep spares nothing, as
-	// Sweep does.
+	// Sweep deletes the entries written before olderThan and returns how
+	// many it deleted. An entry keep reports true for is left alone,
+	// however old; a nil keep spares nothing.
 	//
-	// keep is called on the caller's goroutine, with no lock of the store
-	// held (it may use the store), and only for ids of entries found
-	// older than olderThan. An entry written again after keep was asked
-	// about it is judged by its new write time.
-	SweepFunc(ctx context.Context, olderThan time.Time, keep func(id string) bool) (int, error)
+	// Sweep cannot tell an entry still in use from an abandoned one: a TTL
+	// must exceed the longest time anything reads an entry after writing
+	// it, or keep must spare what is in use. keep is called on the
+	// caller's goroutine, with no lock of the store held (it may use the
+	// store), and only for ids of entries found older than olderThan. An
+	// entry written again after keep was asked about it is judged by its
+	// new write time.
+	Sweep(ctx context.Context, olderThan time.Time, keep func(id string) bool) (int, error)
 }

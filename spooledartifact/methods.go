@@ -23,11 +23,9 @@ const (
 	ToolEstimateTokens = "artifact_estimate_tokens"
 )
 
-// Encodings lists the encodings artifact_estimate_tokens accepts.
-func Encodings() []forge.Encoding {
-	return []forge.Encoding{forge.EncodingGPT2, forge.EncodingR50K, forge.EncodingP50K,
-		forge.EncodingP50KEdit, forge.EncodingCL100K, forge.EncodingO200K, forge.EncodingClaude}
-}
+// encodings lists the encodings artifact_estimate_tokens accepts.
+var encodings = []forge.Encoding{forge.EncodingGPT2, forge.EncodingR50K, forge.EncodingP50K,
+	forge.EncodingP50KEdit, forge.EncodingCL100K, forge.EncodingO200K, forge.EncodingClaude}
 
 // lineQuerier is what the base methods need from an artifact: *Artifact and
 // every kind that embeds it.
@@ -39,13 +37,13 @@ type lineQuerier interface {
 	EstimateTokens(ctx context.Context, enc forge.Encoding) (int, error)
 }
 
-// BaseMethods returns the seven base query methods, in the original's order:
+// baseMethods returns the seven base query methods, in the original's order:
 // artifact_head, artifact_tail, artifact_grep, artifact_cat,
 // artifact_byte_length, artifact_line_count, artifact_estimate_tokens.
 //
 // An answer of artifact_head, artifact_tail, artifact_cat or artifact_grep
-// holds at most DefaultMaxAnswerBytes (ForgeTools takes another cap in
-// ForgeOptions): the query stops reading there and the answer's last line
+// holds at most limit bytes (< 0: no cap; DefaultMaxAnswerBytes unless
+// Forger.MaxAnswerBytes says otherwise): the query stops reading there and the answer's last line
 // says so and which start argument continues it. artifact_grep's start
 // selects matches, so when its cap falls in the context after a match, the
 // note first names the artifact_cat range with the rest of that context:
@@ -62,12 +60,9 @@ type lineQuerier interface {
 // Arguments of the wrong type or sign (a fraction, a string for n, a
 // negative start) and a pattern RE2 cannot compile fail the call with an
 // error matching forge.ErrInvalidToolArgs.
-func BaseMethods() []Method { return baseMethods(DefaultMaxAnswerBytes) }
-
-// baseMethods is BaseMethods with answers capped at limit bytes (< 0: none).
 func baseMethods(limit int) []Method {
 	encs := make([]string, 0, 7)
-	for _, e := range Encodings() {
+	for _, e := range encodings {
 		encs = append(encs, strconv.Quote(string(e)))
 	}
 	return []Method{
@@ -221,18 +216,24 @@ func grepArgs(args map[string]any) (grepQuery, error) {
 
 // EffectiveMethods returns the methods of kind k: the base seven followed by
 // k's own, the nearest winning by tool name (a kind method named like a base
-// one replaces it in place). A nil k gives the base seven.
+// one replaces it in place). A nil k gives the base seven: artifact_head,
+// artifact_tail, artifact_grep, artifact_cat, artifact_byte_length,
+// artifact_line_count and artifact_estimate_tokens. The base tools' answers
+// are capped at DefaultMaxAnswerBytes (see Forger.MaxAnswerBytes) and say
+// how to continue; artifact_grep takes optional maxMatches, maxBytes,
+// context, lineNumbers and start arguments.
 func EffectiveMethods(k Kind) []Method {
+	base := baseMethods(DefaultMaxAnswerBytes)
 	if k == nil {
-		return BaseMethods()
+		return base
 	}
-	return mergeMethods(BaseMethods(), k.Methods())
+	return mergeMethods(base, k.Methods())
 }
 
 // mergeMethods returns base followed by own, the nearest winning by tool
 // name: an own method named like an earlier one replaces it in place (the
 // last of a name wins), the others follow in the order first seen. It is
-// the one merge behind EffectiveMethods and ForgeTools; base is not
+// the one merge behind EffectiveMethods and the Forger; base is not
 // modified.
 func mergeMethods(base, own []Method) []Method {
 	out := make([]Method, len(base), len(base)+len(own))

@@ -39,7 +39,7 @@ func BenchmarkCatWholeArtifact(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	reg, err := ForgeTools([]*forge.ToolCall{makeCall(b, "big", a, false)}, nil)
+	reg, err := forgeTools([]*forge.ToolCall{makeCall(b, "big", a, false)}, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -69,9 +69,9 @@ func toolStores(t *testing.T) map[string]Store {
 }
 
 // forgeOne forges the base tools over one artifact holding text, id "c".
-func forgeOne(t *testing.T, s Store, text string, opts *ForgeOptions) *forge.Registry {
+func forgeOne(t *testing.T, s Store, text string, maxAnswerBytes int) *forge.Registry {
 	t.Helper()
-	reg, err := ForgeTools([]*forge.ToolCall{makeCall(t, "c", spoolText(t, s, "c", nil, text), false)}, opts)
+	reg, err := forgeTools([]*forge.ToolCall{makeCall(t, "c", spoolText(t, s, "c", nil, text), false)}, maxAnswerBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestBaseToolsAnswerCap(t *testing.T) {
 	lines := strings.Split(text, "\n")
 	for name, s := range toolStores(t) {
 		t.Run(name, func(t *testing.T) {
-			reg := forgeOne(t, s, text, nil)
+			reg := forgeOne(t, s, text, 0)
 			perLine := 64 // a line and its '\n'
 			tests := []struct {
 				tool, args string
@@ -161,7 +161,7 @@ func TestBaseToolsContinue(t *testing.T) {
 	}
 	for name, s := range toolStores(t) {
 		t.Run(name, func(t *testing.T) {
-			reg := forgeOne(t, s, text, &ForgeOptions{MaxAnswerBytes: 1000})
+			reg := forgeOne(t, s, text, 1000)
 			for _, tt := range []struct {
 				tool, args string
 				want       []string
@@ -201,7 +201,7 @@ func TestBaseToolsLongLine(t *testing.T) {
 	long := strings.Repeat("é", 50<<10) // 100 KiB, 2-byte runes
 	for name, s := range toolStores(t) {
 		t.Run(name, func(t *testing.T) {
-			reg := forgeOne(t, s, long+"\nnext\n"+long, nil)
+			reg := forgeOne(t, s, long+"\nnext\n"+long, 0)
 			for _, tt := range []struct{ tool, args, note string }{
 				{ToolCat, `{"callId":"c"}`, "(truncated: answer capped at 65536 bytes; line 0 is longer and was cut; use artifact_cat with start=1 to continue)"},
 				{ToolCat, `{"callId":"c","start":1}`, "(truncated: answer capped at 65536 bytes; use artifact_cat with start=2 to continue)"},
@@ -228,7 +228,7 @@ func TestBaseToolsCapOptions(t *testing.T) {
 	text := bigText(100 << 10)
 	s := NewMemoryStore()
 	whole := text // cat's last line is the empty one after the last '\n'
-	unlimited := forgeOne(t, s, text, &ForgeOptions{MaxAnswerBytes: -1})
+	unlimited := forgeOne(t, s, text, -1)
 	for _, tool := range []string{ToolCat, ToolHead, ToolTail} {
 		args := `{"callId":"c","n":100000}`
 		if tool == ToolCat {
@@ -241,19 +241,19 @@ func TestBaseToolsCapOptions(t *testing.T) {
 	if out, _ := call(t, unlimited, ToolGrep, `{"callId":"c","pattern":"line"}`); out != strings.TrimSuffix(whole, "\n") {
 		t.Errorf("grep unlimited: %d bytes", len(out))
 	}
-	small := forgeOne(t, s, text, &ForgeOptions{MaxAnswerBytes: 500})
+	small := forgeOne(t, s, text, 500)
 	out, _ := call(t, small, ToolCat, `{"callId":"c"}`)
 	if want := strings.Join(strings.Split(whole, "\n")[:5], "\n") + "\n(truncated: answer capped at 500 bytes; use artifact_cat with start=5 to continue)"; out != want {
 		t.Errorf("cap 500: %q\nwant %q", out, want)
 	}
 	// Under the cap nothing changes, whatever the cap.
-	for _, opts := range []*ForgeOptions{nil, {MaxAnswerBytes: 500}, {MaxAnswerBytes: -1}} {
-		reg := forgeOne(t, s, greek, opts)
+	for _, limit := range []int{0, 500, -1} {
+		reg := forgeOne(t, s, greek, limit)
 		if out, _ := call(t, reg, ToolCat, `{"callId":"c"}`); out != greek {
-			t.Errorf("%+v: cat = %q", opts, out)
+			t.Errorf("%d: cat = %q", limit, out)
 		}
 		if out, _ := call(t, reg, ToolCat, `{"callId":"c","start":9}`); out != "(empty list)" {
-			t.Errorf("%+v: empty cat = %q", opts, out)
+			t.Errorf("%d: empty cat = %q", limit, out)
 		}
 	}
 }
@@ -297,7 +297,7 @@ func TestGrepAnswerMatchesFormat(t *testing.T) {
 func TestBaseToolsBoundedMemory(t *testing.T) {
 	text := bigText(8 << 20)
 	for name, s := range toolStores(t) {
-		reg := forgeOne(t, s, text, nil)
+		reg := forgeOne(t, s, text, 0)
 		for _, tt := range []struct{ tool, args string }{
 			{ToolCat, `{"callId":"c"}`},
 			{ToolHead, `{"callId":"c","n":1000000000}`},
@@ -319,7 +319,7 @@ func TestBaseToolsBoundedMemory(t *testing.T) {
 }
 
 func TestGrepBadPatternIsArgumentError(t *testing.T) {
-	reg := forgeOne(t, NewMemoryStore(), greek, nil)
+	reg := forgeOne(t, NewMemoryStore(), greek, 0)
 	for _, tt := range []struct {
 		pattern string
 		code    error
@@ -337,13 +337,13 @@ func TestGrepBadPatternIsArgumentError(t *testing.T) {
 			t.Errorf("%s: %v", tt.pattern, err)
 		}
 		// The method's own error is an argument error first of all.
-		_, err = BaseMethods()[2].Call(context.Background(), spoolText(t, NewMemoryStore(), "x", nil, "a"), map[string]any{"pattern": tt.pattern})
+		_, err = EffectiveMethods(nil)[2].Call(context.Background(), spoolText(t, NewMemoryStore(), "x", nil, "a"), map[string]any{"pattern": tt.pattern})
 		var fe *forge.Error
 		if !errors.As(err, &fe) || fe.Code != forge.ErrInvalidToolArgs.Code {
 			t.Errorf("%s: Call error %v", tt.pattern, err)
 		}
 	}
-	desc := BaseMethods()[2].Description
+	desc := EffectiveMethods(nil)[2].Description
 	if !strings.Contains(desc, "with the m flag $ does not match before a \\r") || !strings.Contains(desc, `\r?$`) {
 		t.Errorf("artifact_grep description does not warn about $ and \\r: %q", desc)
 	}
@@ -353,7 +353,7 @@ func TestBaseMethodArgs(t *testing.T) {
 	ctx := context.Background()
 	a := spoolText(t, NewMemoryStore(), "x", nil, greek)
 	byTool := map[string]Method{}
-	for _, m := range BaseMethods() {
+	for _, m := range EffectiveMethods(nil) {
 		byTool[m.Tool] = m
 	}
 	bad := []struct {
@@ -433,14 +433,14 @@ func TestEffectiveMethodsAndForgeToolsAgree(t *testing.T) {
 		effNames = append(effNames, m.Tool+"="+m.Description)
 	}
 	want := []string{ToolHead + "=head 2"}
-	for _, m := range BaseMethods()[1:] {
+	for _, m := range EffectiveMethods(nil)[1:] {
 		want = append(want, m.Tool+"="+m.Description)
 	}
 	want = append(want, "artifact_dup=second", "artifact_other=other")
 	if diff := cmp.Diff(want, effNames); diff != "" {
 		t.Errorf("EffectiveMethods (-want +got)\n%s", diff)
 	}
-	reg, err := ForgeTools([]*forge.ToolCall{makeCall(t, "d", spoolText(t, NewMemoryStore(), "d", dupKind{}, "x"), false)}, nil)
+	reg, err := forgeTools([]*forge.ToolCall{makeCall(t, "d", spoolText(t, NewMemoryStore(), "d", dupKind{}, "x"), false)}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -604,7 +604,7 @@ func TestGrepContextContinue(t *testing.T) {
 					for _, l := range res.Lines {
 						want[l.Line] = shownLine{l.Match, l.Text}
 					}
-					reg := forgeOne(t, s, text, &ForgeOptions{MaxAnswerBytes: limit})
+					reg := forgeOne(t, s, text, limit)
 					got, cut := followGrep(t, reg, fmt.Sprintf(`{"callId":"c","pattern":"MATCH","context":%d}`, tt.context))
 					for n := range cut {
 						if g, w := got[n], want[n]; strings.HasPrefix(w.Text, g.Text) {
@@ -644,7 +644,7 @@ func TestGrepContextNote(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reg := forgeOne(t, NewMemoryStore(), tt.text, &ForgeOptions{MaxAnswerBytes: 1000})
+			reg := forgeOne(t, NewMemoryStore(), tt.text, 1000)
 			out, err := call(t, reg, ToolGrep, `{"callId":"c","pattern":"MATCH",`+tt.args+`}`)
 			if err != nil {
 				t.Fatal(err)

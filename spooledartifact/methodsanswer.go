@@ -11,7 +11,7 @@ import (
 )
 
 // DefaultMaxAnswerBytes caps the text of one base tool answer (see
-// ForgeOptions.MaxAnswerBytes), as the JSON and Markdown kinds cap theirs.
+// Forger.MaxAnswerBytes), as the JSON and Markdown kinds cap theirs.
 const DefaultMaxAnswerBytes = 64 << 10
 
 // answerWriter builds a base tool's answer line by line within a byte cap,

@@ -113,7 +113,7 @@ func TestDiskStoreSpillsAKnownLengthWithoutBuffering(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := strings.Repeat("0123456789abcdef\n", (3*DefaultSpillThreshold)/17)
+	text := strings.Repeat("0123456789abcdef\n", (3*defaultSpillThreshold)/17)
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
 	r, err := s.Write(context.Background(), "big", strings.NewReader(text))
@@ -125,8 +125,8 @@ func TestDiskStoreSpillsAKnownLengthWithoutBuffering(t *testing.T) {
 	if r.ByteLength() != int64(len(text)) {
 		t.Fatalf("stored %d bytes, want %d", r.ByteLength(), len(text))
 	}
-	if got := m1.TotalAlloc - m0.TotalAlloc; got > DefaultSpillThreshold/2 {
-		t.Errorf("writing %d bytes allocated %d, want well under the %d-byte threshold", len(text), got, DefaultSpillThreshold)
+	if got := m1.TotalAlloc - m0.TotalAlloc; got > defaultSpillThreshold/2 {
+		t.Errorf("writing %d bytes allocated %d, want well under the %d-byte threshold", len(text), got, defaultSpillThreshold)
 	}
 }
 
@@ -139,7 +139,7 @@ func TestMemoryLinesCannotGrowIntoTheContent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = r.(LineRanger).Lines(ctx, 0, 4, func(_ int, line []byte) error {
+	err = r.(lineRanger).Lines(ctx, 0, 4, func(_ int, line []byte) error {
 		_ = append(line, 'X')
 		return nil
 	})

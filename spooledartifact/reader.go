@@ -11,10 +11,10 @@ import (
 	"sync"
 )
 
-// LineRanger is an optional Reader capability: stream lines [start, end) in
+// lineRanger is an optional Reader capability: stream lines [start, end) in
 // order from one seek, so a range costs what it returns. The readers of this
 // package's stores implement it; Artifact falls back to Reader.Line without it.
-type LineRanger interface {
+type lineRanger interface {
 	// Lines calls fn for each line in [start, end) (clamped) in order; line
 	// is only valid during the call and must not be modified (it may be
 	// the stored text itself). It stops at fn's first error and
@@ -37,7 +37,7 @@ type spoolReader struct {
 
 var (
 	_ Reader     = (*spoolReader)(nil)
-	_ LineRanger = (*spoolReader)(nil)
+	_ lineRanger = (*spoolReader)(nil)
 )
 
 // errDeleted is what a read of a spilled reader returns once its store

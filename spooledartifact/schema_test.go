@@ -63,12 +63,12 @@ func TestForgeToolsDocuments(t *testing.T) {
 		}
 		calls = append(calls, makeCall(t, id, spoolText(t, s, id, kind, "x\ny"), false))
 	}
-	reg, err := ForgeTools(calls, nil)
+	reg, err := forgeTools(calls, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defs := map[string]Method{}
-	for _, m := range BaseMethods() {
+	for _, m := range EffectiveMethods(nil) {
 		defs[m.Tool] = m
 	}
 	for _, m := range (upperKind{}).Methods() {

@@ -100,37 +100,37 @@ func escapeScopeName(name string) string {
 // "%25" and "%2F") and '/'.
 func (s *Scope) Prefix() string { return s.prefix }
 
-// Qualify returns the id in the underlying store (the one the scope was
+// qualify returns the id in the underlying store (the one the scope was
 // made over) of the scope's id: the scope's prefix and id. Over another
 // Scope that is not yet the id the base store holds: see BaseID.
-func (s *Scope) Qualify(id string) string { return s.prefix + id }
+func (s *Scope) qualify(id string) string { return s.prefix + id }
 
 // BaseID returns the id in the base store of the scope's id: id qualified
 // by the scope and then by every Scope it is nested in, innermost first
 // ("session/turn/call" for id "call" of scope "turn" over scope "session").
 // It is the id the base store validates ([ValidateID]) and holds, and the
-// ID [Spool] gives the artifact. Without nesting it is Qualify(id).
+// ID [Spool] gives the artifact. Without nesting it is qualify(id).
 func (s *Scope) BaseID(id string) string {
-	id = s.Qualify(id)
+	id = s.qualify(id)
 	for o, ok := s.store.(*Scope); ok; o, ok = o.store.(*Scope) {
-		id = o.Qualify(id)
+		id = o.qualify(id)
 	}
 	return id
 }
 
 // Write stores r under the scoped id.
 func (s *Scope) Write(ctx context.Context, id string, r io.Reader) (Reader, error) {
-	return s.store.Write(ctx, s.Qualify(id), r)
+	return s.store.Write(ctx, s.qualify(id), r)
 }
 
 // Read returns the reader of the scoped id.
 func (s *Scope) Read(ctx context.Context, id string) (Reader, error) {
-	return s.store.Read(ctx, s.Qualify(id))
+	return s.store.Read(ctx, s.qualify(id))
 }
 
 // Delete removes the scoped id.
 func (s *Scope) Delete(ctx context.Context, id string) (bool, error) {
-	return s.store.Delete(ctx, s.Qualify(id))
+	return s.store.Delete(ctx, s.qualify(id))
 }
 
 // List returns the scope's ids with the given prefix, without the scope's
@@ -152,5 +152,5 @@ func (s *Scope) Cleanup(ctx context.Context) (int, error) {
 	if s.keep {
 		return 0, nil
 	}
-	return DeleteAll(ctx, s.store, s.prefix)
+	return deleteAll(ctx, s.store, s.prefix)
 }

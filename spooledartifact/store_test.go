@@ -230,10 +230,10 @@ func TestStoreLifecycle(t *testing.T) {
 			if ok, _ := s.Delete(ctx, "x"); ok {
 				t.Error("Delete missing = true")
 			}
-			if n, _ := s.(Sweeper).Sweep(ctx, time.Now().Add(-time.Hour)); n != 0 {
+			if n, _ := s.(Sweeper).Sweep(ctx, time.Now().Add(-time.Hour), nil); n != 0 {
 				t.Errorf("sweep of fresh entries removed %d", n)
 			}
-			if n, _ := s.(Sweeper).Sweep(ctx, time.Now().Add(time.Hour)); n != 1 {
+			if n, _ := s.(Sweeper).Sweep(ctx, time.Now().Add(time.Hour), nil); n != 1 {
 				t.Errorf("sweep removed %d, want 1", n)
 			}
 			if ids, _ := s.List(ctx, ""); len(ids) != 0 {
@@ -267,7 +267,7 @@ func TestDiskStoreReopen(t *testing.T) {
 	if ids, _ := s2.List(ctx, ""); len(ids) != 1 {
 		t.Errorf("temp file listed: %v", ids)
 	}
-	s2.Sweep(ctx, time.Now().Add(time.Hour))
+	s2.Sweep(ctx, time.Now().Add(time.Hour), nil)
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("left: %v", entries)
 	}
@@ -366,7 +366,7 @@ func TestDeleteClosesReaders(t *testing.T) {
 	if ok, err := s.Delete(ctx, "other"); !ok || err != nil {
 		t.Fatalf("Delete = %v, %v", ok, err)
 	}
-	if n, err := s.Sweep(ctx, time.Now().Add(time.Hour)); n != 1 || err != nil {
+	if n, err := s.Sweep(ctx, time.Now().Add(time.Hour), nil); n != 1 || err != nil {
 		t.Fatalf("Sweep = %d, %v", n, err)
 	}
 	if n := deletedFDs(t, dir); n != 0 {
@@ -494,13 +494,13 @@ func TestSweepDuringWrite(t *testing.T) {
 	tests := []struct {
 		name    string
 		other   bool // sweep with another store over the directory
-		sweepFn bool // SweepFunc with a keep that spares nothing
+		sweepFn bool // Sweep with a keep that spares nothing
 		wantErr error
 	}{
 		{"same store", false, false, nil},
 		{"other store", true, false, ErrWriteInterrupted},
-		{"same store, SweepFunc", false, true, nil},
-		{"other store, SweepFunc", true, true, ErrWriteInterrupted},
+		{"same store, keep", false, true, nil},
+		{"other store, keep", true, true, ErrWriteInterrupted},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -533,18 +533,16 @@ func TestSweepDuringWrite(t *testing.T) {
 			<-src.blocked
 			// Everything is older than an hour from now: only the
 			// bookkeeping can keep the live temporary file.
-			sweep := sweeper.Sweep
+			var keep func(id string) bool
 			if tt.sweepFn {
 				// Temporary files are no artifacts: keep is never asked
 				// about them, and the bookkeeping alone keeps the live one.
-				sweep = func(ctx context.Context, olderThan time.Time) (int, error) {
-					return sweeper.SweepFunc(ctx, olderThan, func(id string) bool {
-						t.Errorf("keep asked about %q", id)
-						return false
-					})
+				keep = func(id string) bool {
+					t.Errorf("keep asked about %q", id)
+					return false
 				}
 			}
-			if n, err := sweep(ctx, time.Now().Add(time.Hour)); n != 0 || err != nil {
+			if n, err := sweeper.Sweep(ctx, time.Now().Add(time.Hour), keep); n != 0 || err != nil {
 				t.Errorf("Sweep = %d, %v; want 0 artifacts", n, err)
 			}
 			if _, err := os.Stat(stale); !errors.Is(err, fs.ErrNotExist) {
@@ -575,7 +573,7 @@ func TestSweepDuringWrite(t *testing.T) {
 
 // TestDiskListDuringSpill lists while a Write replaces an in-memory version
 // of an id with a spilled file: the replace is atomic, so the id exists
-// throughout and every List must return it (DeleteAll and Scope.Cleanup
+// throughout and every List must return it (deleteAll and Scope.Cleanup
 // rely on List). A List that read the directory before the rename and the
 // memory map after it missed the id; this happened within a few dozen
 // rounds, so the test stops at the first miss or after a short time.

@@ -11,10 +11,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// SweepFunc deletes the old entries keep does not claim, asks keep only
+// Sweep deletes the old entries keep does not claim, asks keep only
 // about old entries and with no lock held (keep may use the store), and
 // judges an entry written again meanwhile by its new time.
-func TestSweepFunc(t *testing.T) {
+func TestSweepKeep(t *testing.T) {
 	// Far apart enough for file modification times, which the kernel
 	// stamps from a coarse clock.
 	const gap = 20 * time.Millisecond
@@ -69,7 +69,7 @@ func TestSweepFunc(t *testing.T) {
 						return tt.keep(s, id)
 					}
 				}
-				n, err := s.(KeepSweeper).SweepFunc(ctx, olderThan, keep)
+				n, err := s.(Sweeper).Sweep(ctx, olderThan, keep)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -78,10 +78,10 @@ func TestSweepFunc(t *testing.T) {
 					t.Fatal(err)
 				}
 				if diff := cmp.Diff(tt.left, left); diff != "" {
-					t.Errorf("left after SweepFunc (-want +got):\n%s", diff)
+					t.Errorf("left after Sweep with keep (-want +got):\n%s", diff)
 				}
 				if want := len(old) + 1 - len(tt.left); n != want {
-					t.Errorf("SweepFunc = %d, want %d", n, want)
+					t.Errorf("Sweep with keep = %d, want %d", n, want)
 				}
 				slices.Sort(asked)
 				if diff := cmp.Diff(tt.asked, asked); diff != "" {
@@ -90,7 +90,7 @@ func TestSweepFunc(t *testing.T) {
 				for _, id := range left {
 					r, err := s.Read(ctx, id)
 					if err != nil {
-						t.Errorf("Read(%q) after SweepFunc: %v", id, err)
+						t.Errorf("Read(%q) after Sweep with keep: %v", id, err)
 						continue
 					}
 					if c, ok := r.(interface{ Close() error }); ok {
@@ -102,18 +102,18 @@ func TestSweepFunc(t *testing.T) {
 	}
 }
 
-func TestSweepFuncCancelled(t *testing.T) {
+func TestSweepCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for name, s := range stores(t) {
 		if _, err := WriteString(context.Background(), s, "a", "a"); err != nil {
 			t.Fatal(err)
 		}
-		if n, err := s.(KeepSweeper).SweepFunc(ctx, time.Now().Add(time.Hour), nil); n != 0 || err == nil {
-			t.Errorf("%s: SweepFunc on a cancelled ctx = %d, %v", name, n, err)
+		if n, err := s.(Sweeper).Sweep(ctx, time.Now().Add(time.Hour), nil); n != 0 || err == nil {
+			t.Errorf("%s: Sweep on a cancelled ctx = %d, %v", name, n, err)
 		}
 		if ids, _ := s.List(context.Background(), ""); len(ids) != 1 {
-			t.Errorf("%s: cancelled SweepFunc left %v", name, ids)
+			t.Errorf("%s: cancelled Sweep left %v", name, ids)
 		}
 	}
 }

@@ -9,16 +9,18 @@ import (
 	"github.com/ebbforge/adk/forge"
 )
 
-// TokenChunkBytes is the size above which EstimateTokens counts in chunks.
+// tokenChunkBytes is the size above which EstimateTokens counts in chunks.
 // Up to it the count is exact (one call to the estimator over the whole
 // content). Above it the content is cut after a '\n' near every
-// TokenChunkBytes and the chunk counts are summed: a BPE merge never spans a
+// tokenChunkBytes and the chunk counts are summed: a BPE merge never spans a
 // chunk boundary, which can change the total by about one token per cut
 // (well under 0.1% for 4 MiB chunks) in exchange for bounded memory.
-const TokenChunkBytes = 4 << 20
+const tokenChunkBytes = 4 << 20
 
 // EstimateTokens estimates the tokens of the whole content under enc with
-// forge's built-in estimators (see TokenChunkBytes for big artifacts).
+// forge's built-in estimators. Content over 4 MiB is counted in chunks cut
+// after a '\n' and summed, in bounded memory; a BPE merge never spans a
+// cut, which can change the total by about one token per 4 MiB.
 func (a *Artifact) EstimateTokens(ctx context.Context, enc forge.Encoding) (int, error) {
 	return a.EstimateTokensWith(ctx, nil, enc)
 }
@@ -41,11 +43,11 @@ func estimateStream(ctx context.Context, r Reader, count func(string) (int, erro
 		return 0, err
 	}
 	defer rc.Close()
-	// One byte over TokenChunkBytes: io.ReadFull reports no EOF when it
+	// One byte over tokenChunkBytes: io.ReadFull reports no EOF when it
 	// fills the buffer exactly, so only a full buffer proves the content
-	// longer than a chunk, and content of exactly TokenChunkBytes is
+	// longer than a chunk, and content of exactly tokenChunkBytes is
 	// counted whole.
-	buf := make([]byte, TokenChunkBytes+1)
+	buf := make([]byte, tokenChunkBytes+1)
 	carry := 0
 	total := 0
 	for {
@@ -55,19 +57,19 @@ func estimateStream(ctx context.Context, r Reader, count func(string) (int, erro
 		if rerr != nil && !eof {
 			return 0, rerr
 		}
-		cut := end // at EOF, end <= TokenChunkBytes
+		cut := end // at EOF, end <= tokenChunkBytes
 		if !eof {
 			// The buffer is full: cut the chunk within its first
-			// TokenChunkBytes, after the last '\n'; with none, anywhere
+			// tokenChunkBytes, after the last '\n'; with none, anywhere
 			// but inside a UTF-8 sequence.
-			chunk := buf[:TokenChunkBytes]
+			chunk := buf[:tokenChunkBytes]
 			if q := bytes.LastIndexByte(chunk, '\n'); q >= 0 {
 				cut = q + 1
 			} else {
 				cut = utf8Cut(chunk)
 			}
 			if cut == 0 { // no safe cut: count the whole chunk
-				cut = TokenChunkBytes
+				cut = tokenChunkBytes
 			}
 		}
 		if cut > 0 || eof {

@@ -47,7 +47,7 @@ func (r *Runner) forgeArtifactTools(tc *TurnContext, dc *dispatch.Context) error
 	reg := dc.Tools()
 	reg.PruneEphemeral()
 	if tc.forger == nil {
-		tc.forger = spooledartifact.NewForger(nil)
+		tc.forger = &spooledartifact.Forger{}
 	}
 	forged, err := tc.forger.Update(dc.ToolCalls())
 	if err != nil {

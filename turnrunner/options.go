@@ -105,9 +105,7 @@ type Options struct {
 	// 0 means no sweep.
 	//
 	// The sweep spares the artifacts of the turns still running on this
-	// Runner, however old, when the store implements
-	// spooledartifact.KeepSweeper (both of that package's stores do); a
-	// store that is only a Sweeper loses them too. A Runner cannot see the
+	// Runner, however old. A Runner cannot see the
 	// turns of other Runners, in this process or another, sharing the
 	// store: the TTL of each must exceed the longest turn of every Runner
 	// on the store, or a sweep of one deletes artifacts another's running

@@ -508,7 +508,7 @@ func (r *Runner) runTurn(ctx context.Context, tc *TurnContext, em *emitter, in I
 }
 
 // sweepArtifacts applies Options.ArtifactTTL, sparing the artifacts of the
-// runner's turns in progress when the store is a KeepSweeper. The stores
+// runner's turns in progress. The stores
 // stamp entries with the wall clock, so the cut-off uses time.Now, not
 // Options.Now.
 func (r *Runner) sweepArtifacts(ctx context.Context, em *emitter) {
@@ -516,18 +516,11 @@ func (r *Runner) sweepArtifacts(ctx context.Context, em *emitter) {
 		return
 	}
 	ctx, olderThan := context.WithoutCancel(ctx), time.Now().Add(-r.opts.ArtifactTTL)
-	var (
-		n   int
-		err error
-	)
-	switch sw := r.opts.SpoolStore.(type) {
-	case spooledartifact.KeepSweeper:
-		n, err = sw.SweepFunc(ctx, olderThan, r.running.keep)
-	case spooledartifact.Sweeper:
-		n, err = sw.Sweep(ctx, olderThan)
-	default:
+	sw, ok := r.opts.SpoolStore.(spooledartifact.Sweeper)
+	if !ok {
 		return
 	}
+	n, err := sw.Sweep(ctx, olderThan, r.running.keep)
 	if err != nil {
 		em.send(Warning{Kind: "artifact-sweep", Message: err.Error(), Err: err, EmittedAt: r.now()})
 		return

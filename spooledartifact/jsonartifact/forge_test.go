@@ -44,7 +44,12 @@ func TestForgeMixedKinds(t *testing.T) {
 		spool("jsonl_1", jsonartifact.Kind{Format: jsonartifact.FormatNDJSON}, "{\"a\":1}\n{\"a\":2}\n", false),
 		spool("grep_of_json", jsonartifact.Kind{}, `{}`, true), // an artifact tool's answer: never queryable
 	}
-	reg, err := spooledartifact.ForgeTools(calls, nil)
+	var f spooledartifact.Forger
+	tools, err := f.Update(calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := forge.NewRegistry(tools...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +98,7 @@ func TestForgeMixedKinds(t *testing.T) {
 	jsonIDs := []string{"json_1", "jsonl_1"}
 	mdIDs := []string{"md_1"}
 	want := map[string][]string{}
-	for _, m := range spooledartifact.BaseMethods() {
+	for _, m := range spooledartifact.EffectiveMethods(nil) {
 		want[m.Tool] = all
 	}
 	for _, m := range (jsonartifact.Kind{}).Methods() {
