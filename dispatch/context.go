@@ -199,10 +199,7 @@ func (c *Context) resume(own []Entry) {
 	}
 }
 
-// ID is the dispatch id.
-func (c *Context) ID() string { return c.id }
-
-// DispatchID is the dispatch id (forge.Scope).
+// DispatchID is the dispatch id (and the forge.Scope's).
 func (c *Context) DispatchID() string { return c.id }
 
 // TurnID is the id of the turn the dispatch serves.
@@ -269,32 +266,6 @@ func (c *Context) ToolCalls() []*forge.ToolCall {
 	return out
 }
 
-// Messages returns the turn's messages in order.
-func (c *Context) Messages() []*Message {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []*Message
-	for _, e := range c.timeline {
-		if e.Message != nil {
-			out = append(out, e.Message)
-		}
-	}
-	return out
-}
-
-// Thoughts returns the turn's thoughts in order.
-func (c *Context) Thoughts() []*Thought {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []*Thought
-	for _, e := range c.timeline {
-		if e.Thought != nil {
-			out = append(out, e.Thought)
-		}
-	}
-	return out
-}
-
 // ToolCall returns the turn's tool call with id.
 func (c *Context) ToolCall(id string) (*forge.ToolCall, bool) {
 	c.mu.Lock()
@@ -302,18 +273,6 @@ func (c *Context) ToolCall(id string) (*forge.ToolCall, bool) {
 	for _, e := range c.timeline {
 		if e.ToolCall != nil && e.ToolCall.ID() == id {
 			return e.ToolCall, true
-		}
-	}
-	return nil, false
-}
-
-// LastToolCall returns the most recent tool call with checksum.
-func (c *Context) LastToolCall(checksum string) (*forge.ToolCall, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for i := len(c.timeline) - 1; i >= 0; i-- {
-		if tc := c.timeline[i].ToolCall; tc != nil && tc.Checksum() == checksum {
-			return tc, true
 		}
 	}
 	return nil, false
@@ -374,9 +333,6 @@ func (c *Context) StoreMessage(ctx context.Context, m *Message) error {
 	return c.save(ctx, Entry{Message: m}, false)
 }
 
-// MutateMessage is StoreMessage; the name says the intent.
-func (c *Context) MutateMessage(ctx context.Context, m *Message) error { return c.StoreMessage(ctx, m) }
-
 // StoreThought persists t and adds it to the timeline (replacing in place a
 // thought with the same id).
 func (c *Context) StoreThought(ctx context.Context, t *Thought) error {
@@ -389,7 +345,7 @@ func (c *Context) StoreThought(ctx context.Context, t *Thought) error {
 // StoreToolCall persists tc, an executed call, and appends it to the
 // timeline; ToolCallCount of its checksum grows by one, and so does the
 // loop guard's count. A call with an id already in the turn replaces it in
-// place, as MutateToolCall does.
+// place, and the checksum count moves from the old call to it.
 func (c *Context) StoreToolCall(ctx context.Context, tc *forge.ToolCall) error {
 	if tc == nil {
 		return ErrStore.With(nil, "dispatch: store tool call: nil")
@@ -406,12 +362,6 @@ func (c *Context) StoreUnexecutedToolCall(ctx context.Context, tc *forge.ToolCal
 		return ErrStore.With(nil, "dispatch: store tool call: nil")
 	}
 	return c.save(ctx, Entry{ToolCall: tc}, false)
-}
-
-// MutateToolCall replaces the tool call with tc's id in place (appending it
-// when there is none) and moves the checksum count from the old call to tc.
-func (c *Context) MutateToolCall(ctx context.Context, tc *forge.ToolCall) error {
-	return c.StoreToolCall(ctx, tc)
 }
 
 // DeleteToolCall removes the tool call with id; its checksum count drops.

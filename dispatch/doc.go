@@ -7,7 +7,7 @@
 // forge.ToolCall values in the order they happened, the per-dispatch tool
 // registry (a clone of the runner's plus the forged artifact_* tools), a
 // [Stash], and [Context.ToolCallCount] by checksum, seeded from history and
-// kept in step by StoreToolCall, MutateToolCall and DeleteToolCall. Every
+// kept in step by StoreToolCall and DeleteToolCall. Every
 // mutation goes through the persistence [Store] first ([MemoryStore] is the
 // in-memory default), so a failing store leaves the context unchanged.
 //

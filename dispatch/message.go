@@ -31,7 +31,7 @@ type RawMessage struct {
 }
 
 // Message is one user or assistant message of a turn. Immutable; build a
-// new one and call Context.MutateMessage to change it.
+// new one with the same ID and call Context.StoreMessage to change it.
 type Message struct {
 	id          string
 	role        Role

@@ -38,7 +38,7 @@ func TestStoreResponseEntry(t *testing.T) {
 	}
 	// Replacing m1 without a response id keeps r1.
 	edited, _ := dispatch.NewMessage(dispatch.RawMessage{ID: "m1", Role: dispatch.RoleAssistant, Content: forge.NewTokenizable("edited")})
-	if err := c.MutateMessage(ctx, edited); err != nil {
+	if err := c.StoreMessage(ctx, edited); err != nil {
 		t.Fatal(err)
 	}
 	ids := func(es []dispatch.Entry) (out []string) {

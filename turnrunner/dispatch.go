@@ -44,7 +44,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 		status, derr = DispatchNack, panicError("dispatch", p)
 		id, it := "", 0
 		if dc != nil {
-			id, it = dc.ID(), dc.Iteration()
+			id, it = dc.DispatchID(), dc.Iteration()
 			if !dc.IsSignalled() {
 				_ = dc.Nack(derr)
 			}
@@ -80,14 +80,14 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 
 	start = r.now()
 	started = true
-	em.send(DispatchStart{TurnID: tc.id, DispatchID: dc.ID(), StartedAt: start})
+	em.send(DispatchStart{TurnID: tc.id, DispatchID: dc.DispatchID(), StartedAt: start})
 	var finalReason string // set when the next iteration must be the final one
 	var aborted error      // the cause when a middleware's ctx ended the dispatch
 	reported := false
 	var failed error // the error that ended the dispatch, even after an Ack
 	fail := func(it int, err error) {
 		reported, failed = true, err
-		r.emitError(em, dc.ID(), it, err)
+		r.emitError(em, dc.DispatchID(), it, err)
 		if !dc.IsSignalled() {
 			_ = dc.Nack(err)
 		}
@@ -105,19 +105,19 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 	for ctx.Err() == nil && !dc.IsSignalled() && !tc.isSuspended() {
 		it := dc.Iteration()
 		itStart := r.now()
-		em.send(IterationStart{DispatchID: dc.ID(), Iteration: it, StartedAt: itStart})
+		em.send(IterationStart{DispatchID: dc.DispatchID(), Iteration: it, StartedAt: itStart})
 
 		final := finalReason != ""
 		if limit := dc.Loop().IterationLimit(); limit > 0 && it >= limit-1 && !final {
 			finalReason = iterationLimitReason
 			final = true
-			em.send(LoopGuard{DispatchID: dc.ID(), Iteration: it, Decision: dispatch.LoopIterationLimit,
+			em.send(LoopGuard{DispatchID: dc.DispatchID(), Iteration: it, Decision: dispatch.LoopIterationLimit,
 				Count: it + 1, Limit: limit,
 				Message: dispatch.ErrIterationLimit.With(nil, "iteration limit reached: this is the final iteration, no tools are offered").Error()})
 		}
 
 		if err := r.forgeArtifactTools(tc, dc); err != nil {
-			em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "artifact-tools", Message: err.Error(), Err: err, EmittedAt: r.now()})
+			em.send(Warning{DispatchID: dc.DispatchID(), Iteration: it, Kind: "artifact-tools", Message: err.Error(), Err: err, EmittedAt: r.now()})
 		}
 
 		// The dispatch input chain wraps the model call, the tool calls and
@@ -184,7 +184,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 			_ = dc.Ack()
 		}
 		itEnd := r.now()
-		em.send(IterationEnd{DispatchID: dc.ID(), Iteration: it, StartedAt: itStart, EndedAt: itEnd, Duration: itEnd.Sub(itStart)})
+		em.send(IterationEnd{DispatchID: dc.DispatchID(), Iteration: it, StartedAt: itStart, EndedAt: itEnd, Duration: itEnd.Sub(itStart)})
 		if res.finalize && finalReason == "" {
 			finalReason = repeatFinalReason
 		}
@@ -204,7 +204,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 	case dc.NackErr() != nil:
 		status, derr = DispatchNack, dc.NackErr()
 		if !reported { // an explicit Nack from middleware is an error too
-			r.emitError(em, dc.ID(), dc.Iteration(), derr)
+			r.emitError(em, dc.DispatchID(), dc.Iteration(), derr)
 		}
 	default:
 		derr = context.Cause(ctx)
@@ -213,7 +213,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 		}
 	}
 	end := r.now()
-	em.send(DispatchEnd{TurnID: tc.id, DispatchID: dc.ID(), Status: status, Err: derr, Iterations: iterations,
+	em.send(DispatchEnd{TurnID: tc.id, DispatchID: dc.DispatchID(), Status: status, Err: derr, Iterations: iterations,
 		StartedAt: start, EndedAt: end, Duration: end.Sub(start)})
 	return status, derr
 }
@@ -260,7 +260,7 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 		modelErr = context.Cause(ctx)
 	}
 	stats := func() {
-		em.send(GenerationStats{DispatchID: dc.ID(), Iteration: it, ResponseID: st.id, Usage: st.usage,
+		em.send(GenerationStats{DispatchID: dc.DispatchID(), Iteration: it, ResponseID: st.id, Usage: st.usage,
 			HasUsage: st.hasUsage, StopReason: st.stop, Duration: r.now().Sub(callStart)})
 	}
 	if modelErr != nil && ctx.Err() == nil {
@@ -298,7 +298,7 @@ func (r *Runner) settleResponse(ctx context.Context, tc *TurnContext, dc *dispat
 	switch {
 	case len(st.calls) == 0:
 		if st.stop == llm.StopMaxTokens {
-			em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "truncated",
+			em.send(Warning{DispatchID: dc.DispatchID(), Iteration: it, Kind: "truncated",
 				Message: "the answer was cut off at the token limit", Err: ErrTruncatedResponse, EmittedAt: r.now()})
 		}
 		return stepResult{done: true}, nil
@@ -309,7 +309,7 @@ func (r *Runner) settleResponse(ctx context.Context, tc *TurnContext, dc *dispat
 			}
 			return notExecuted("tool use has ended for this turn. Answer with the information you have.")
 		})
-		em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "tool-calls-on-final-iteration",
+		em.send(Warning{DispatchID: dc.DispatchID(), Iteration: it, Kind: "tool-calls-on-final-iteration",
 			Message: "the model called tools on the final iteration; they were not executed", EmittedAt: r.now()})
 		return stepResult{done: true}, nil
 	case st.overflow:
@@ -320,14 +320,14 @@ func (r *Runner) settleResponse(ctx context.Context, tc *TurnContext, dc *dispat
 			}
 			return ErrToolCallArgsTooLarge.With(nil, "Tool call not executed: the response's tool-call arguments exceeded the limit of %d bytes, so the response was cut off.", limit).Error()
 		})
-		em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "tool-call-args-too-large",
+		em.send(Warning{DispatchID: dc.DispatchID(), Iteration: it, Kind: "tool-call-args-too-large",
 			Message: "the response's tool-call arguments exceeded MaxToolCallArgBytes; its tool calls were not executed", Err: ErrToolCallArgsTooLarge, EmittedAt: r.now()})
 		return stepResult{}, nil
 	case st.stop == llm.StopMaxTokens:
 		r.settleUnrun(ctx, dc, em, st, func(*callState) string {
 			return notExecuted("your response was cut off at the token limit (max_tokens), so its arguments may be incomplete. Retry with a shorter response.")
 		})
-		em.send(Warning{DispatchID: dc.ID(), Iteration: it, Kind: "truncated",
+		em.send(Warning{DispatchID: dc.DispatchID(), Iteration: it, Kind: "truncated",
 			Message: "the response was cut off at the token limit; its tool calls were not executed", Err: ErrTruncatedResponse, EmittedAt: r.now()})
 		return stepResult{}, nil
 	}
@@ -447,7 +447,7 @@ func notExecuted(why string) string {
 // buildRequest renders the system prompt and snapshots the timeline and the
 // visible tools.
 func (r *Runner) buildRequest(dc *dispatch.Context, final bool, finalReason string) (*llm.Request, error) {
-	req := &llm.Request{TurnID: dc.TurnID(), DispatchID: dc.ID(), Iteration: dc.Iteration(),
+	req := &llm.Request{TurnID: dc.TurnID(), DispatchID: dc.DispatchID(), Iteration: dc.Iteration(),
 		Timeline: dc.Timeline(), Final: final, Options: r.opts.ModelOptions,
 		Instructions: slices.Clone(r.opts.Instructions)}
 	for _, t := range dc.Tools().All() {
@@ -463,7 +463,7 @@ func (r *Runner) buildRequest(dc *dispatch.Context, final bool, finalReason stri
 		req.System = s
 	}
 	if final {
-		note, err := dispatch.UserMessage("loop-guard-"+dc.ID(), strings.Replace(finalNote, "%s", finalReason, 1))
+		note, err := dispatch.UserMessage("loop-guard-"+dc.DispatchID(), strings.Replace(finalNote, "%s", finalReason, 1))
 		if err != nil {
 			return nil, err
 		}

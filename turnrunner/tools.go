@@ -217,12 +217,12 @@ func (r *Runner) settle(ctx context.Context, dc *dispatch.Context, em *emitter, 
 	if err == nil {
 		return
 	}
-	r.emitError(em, dc.ID(), dc.Iteration(), err)
+	r.emitError(em, dc.DispatchID(), dc.Iteration(), err)
 	complete := rec.complete
 	rec.fail(r.now(), "Tool result could not be recorded: "+modelText(err))
 	rec.complete = complete
 	if err := r.safeComplete(ctx, em, rec, nil); err != nil {
-		r.emitError(em, dc.ID(), dc.Iteration(), err)
+		r.emitError(em, dc.DispatchID(), dc.Iteration(), err)
 		rec.call = nil
 	}
 }
@@ -325,7 +325,7 @@ func (r *Runner) settleUnrun(ctx context.Context, dc *dispatch.Context, em *emit
 		}
 		r.settle(ctx, dc, em, rec)
 		if err := st.settled(pctx, dc, calls[i], rec.call, false); err != nil {
-			r.emitError(em, dc.ID(), dc.Iteration(), err)
+			r.emitError(em, dc.DispatchID(), dc.Iteration(), err)
 		}
 	}
 }
@@ -362,7 +362,7 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 			v := dc.GuardRepeat(rec.name, rec.checksum, n)
 			if v.Decision != dispatch.LoopAllow {
 				text := r.repeatText(ctx, dc, rec, v, inResponse[rec.checksum])
-				em.send(LoopGuard{DispatchID: dc.ID(), Iteration: it, Decision: v.Decision, Tool: rec.name,
+				em.send(LoopGuard{DispatchID: dc.DispatchID(), Iteration: it, Decision: v.Decision, Tool: rec.name,
 					ToolCallID: rec.id, Checksum: rec.checksum, Count: v.Count, Limit: v.Limit, Message: text})
 				rec.fail(r.now(), text)
 				if v.Decision == dispatch.LoopFinalize {
@@ -494,7 +494,7 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 		tctx, cancel = context.WithDeadline(ctx, started.Add(limit))
 		defer cancel()
 	}
-	obs := &observer{r: r, em: em, turnID: dc.TurnID(), dispatchID: dc.ID(), ctx: ctx, tctx: tctx}
+	obs := &observer{r: r, em: em, turnID: dc.TurnID(), dispatchID: dc.DispatchID(), ctx: ctx, tctx: tctx}
 	out, err := t.Execute(tctx, rec.raw, forge.Invocation{ID: rec.id, CallID: rec.checksum, Scope: dc}, obs)
 	now := r.now()
 	if err != nil {
