@@ -28,9 +28,6 @@ type GateRequest struct {
 	Validate func(value any) error
 }
 
-// WaitFunc opens a gate; the turn runner supplies one.
-type WaitFunc func(ctx context.Context, req GateRequest) (any, error)
-
 // Config builds a [Context]. Only TurnID is required.
 type Config struct {
 	// DispatchID identifies the dispatch; "" means a generated UUID.
@@ -60,9 +57,10 @@ type Config struct {
 	// the guard.
 	Loop LoopPolicy
 	// WaitFor opens gates; nil makes WaitFor return ErrGateNotSupported.
-	WaitFor WaitFunc
-	// Log receives Context.Log entries; nil makes Log a no-op.
-	Log LogSink
+	WaitFor func(ctx context.Context, req GateRequest) (any, error)
+	// Log receives Context.Log entries, on the logging goroutine (so
+	// entries from one goroutine arrive in order); nil makes Log a no-op.
+	Log func(LogEntry)
 	// Now is the clock of log entries; nil means time.Now.
 	Now func() time.Time
 	// Driver, when set, is called once by New with the function that moves
@@ -83,8 +81,8 @@ type Context struct {
 	stash      *Stash
 	store      Store
 	loop       LoopPolicy
-	waitFor    WaitFunc
-	log        LogSink
+	waitFor    func(ctx context.Context, req GateRequest) (any, error)
+	log        func(LogEntry)
 	now        func() time.Time
 
 	// storeMu serialises the writes to the store with their timeline

@@ -107,16 +107,16 @@ type HistoryOptions struct {
 	Before string
 }
 
-// InterruptedText is the error result given by [LoadHistory] to a tool call
+// interruptedText is the error result given by LoadHistory to a tool call
 // of an ended turn that never completed.
-const InterruptedText = "Tool call interrupted: the turn stopped before the call finished, so it has no result."
+const interruptedText = "Tool call interrupted: the turn stopped before the call finished, so it has no result."
 
 // LoadHistory returns the entries of a conversation's turns, oldest first,
 // limited by opts, ready to pass as the next turn's history. Whole turns are
 // kept or dropped together, so a tool call never loses the response that
 // asked for it. A tool call of an ended turn that never completed (the
 // process stopped mid-call, or the turn was abandoned while waiting for
-// approval) comes back completed with an [InterruptedText] error result, so
+// approval) comes back completed with an error result saying it was interrupted, so
 // every call the model sees has an answer; the stored entry is unchanged.
 func LoadHistory(ctx context.Context, s ConversationStore, convID string, opts HistoryOptions) ([]Entry, error) {
 	turns, err := s.Turns(ctx, convID)
@@ -197,7 +197,7 @@ func loadTurns(ctx context.Context, s ConversationStore, turns []TurnInfo) ([][]
 }
 
 // markInterrupted completes the unfinished tool calls of an ended turn with
-// an InterruptedText error result.
+// an interruptedText error result.
 func markInterrupted(es []Entry, state TurnState) []Entry {
 	if state == TurnRunning || state == TurnSuspended {
 		return es
@@ -208,7 +208,7 @@ func markInterrupted(es []Entry, state TurnState) []Entry {
 			continue
 		}
 		raw := c.Raw()
-		raw.Results = forge.NewTokenizable(InterruptedText)
+		raw.Results = forge.NewTokenizable(interruptedText)
 		raw.IsComplete, raw.IsError = true, true
 		raw.CompletedAt = c.UpdatedAt()
 		if done, err := forge.NewToolCall(raw); err == nil {

@@ -13,9 +13,8 @@
 //
 // # Loop guard
 //
-// [LoopPolicy] is on by default: at most [DefaultMaxIterations] model calls
-// per dispatch and [DefaultMaxIdenticalCalls] identical calls (same tool and
-// canonical arguments) per turn; calls replayed from history do not count.
+// [LoopPolicy] is on by default: at most 25 model calls per dispatch and 3
+// identical calls (same tool and canonical arguments) per turn; calls replayed from history do not count.
 // A call past the limit is not run: the model gets an error result
 // ([ErrRepeatedToolCall]) saying it already made this call and what it
 // returned (or, for repeats within one response, that only the first ones

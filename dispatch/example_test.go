@@ -42,9 +42,9 @@ func ExampleNew() {
 func ExampleLoopPolicy() {
 	p := dispatch.LoopPolicy{
 		MaxIdenticalCalls: 3,
-		PerTool: map[string]dispatch.ToolLoopPolicy{
-			"poll":  {Disabled: true},       // polling repeats on purpose
-			"fetch": {MaxIdenticalCalls: 1}, // never fetch the same thing twice
+		PerTool: map[string]int{
+			"poll":  -1, // polling repeats on purpose
+			"fetch": 1,  // never fetch the same thing twice
 		},
 	}
 	if err := p.Validate(); err != nil {

@@ -45,7 +45,7 @@ type entryJSON struct {
 // updatedAt}: content is the text (a dynamic Tokenizable rendered with a nil
 // scope) or null, attachments are media records (metadata plus the reader's
 // descriptor when the reader can describe itself, never the bytes). Decode it
-// with [UnmarshalMessage].
+// with [UnmarshalEntry] (inside an Entry).
 func (m *Message) MarshalJSON() ([]byte, error) {
 	j := messageJSON{ID: m.id, Role: m.role, CreatedAt: m.createdAt.UTC(), UpdatedAt: m.updatedAt.UTC()}
 	if m.content != nil {
@@ -65,12 +65,12 @@ func (m *Message) MarshalJSON() ([]byte, error) {
 	return json.Marshal(j)
 }
 
-// UnmarshalMessage decodes [Message.MarshalJSON]'s form and validates it as
+// unmarshalMessage decodes [Message.MarshalJSON]'s form and validates it as
 // [NewMessage] does. An attachment whose record carries a reader descriptor
 // is rebuilt with media.FromRecord; any other is looked up by id through
 // res (which may be nil when there is none). Every failure matches
 // [ErrInvalidInitialMessage].
-func UnmarshalMessage(ctx context.Context, data []byte, res forge.ResultResolver) (*Message, error) {
+func unmarshalMessage(ctx context.Context, data []byte, res forge.ResultResolver) (*Message, error) {
 	var j messageJSON
 	if err := json.Unmarshal(data, &j); err != nil {
 		return nil, ErrInvalidInitialMessage.With(err, "dispatch: decode message")
@@ -102,7 +102,7 @@ func UnmarshalMessage(ctx context.Context, data []byte, res forge.ResultResolver
 }
 
 // MarshalJSON writes {id, content, payload, replayCompatibility, createdAt,
-// updatedAt}; decode it with [UnmarshalThought].
+// updatedAt}; decode it with [UnmarshalEntry] (inside an Entry).
 func (t *Thought) MarshalJSON() ([]byte, error) {
 	s, err := t.content.Render(nil)
 	if err != nil {
@@ -112,9 +112,9 @@ func (t *Thought) MarshalJSON() ([]byte, error) {
 		ReplayCompatibility: t.replayCompatibility, CreatedAt: t.createdAt.UTC(), UpdatedAt: t.updatedAt.UTC()})
 }
 
-// UnmarshalThought decodes [Thought.MarshalJSON]'s form and validates it as
+// unmarshalThought decodes [Thought.MarshalJSON]'s form and validates it as
 // [NewThought] does; every failure matches [ErrInvalidInitialThought].
-func UnmarshalThought(data []byte) (*Thought, error) {
+func unmarshalThought(data []byte) (*Thought, error) {
 	var j thoughtJSON
 	if err := json.Unmarshal(data, &j); err != nil {
 		return nil, ErrInvalidInitialThought.With(err, "dispatch: decode thought")
@@ -176,9 +176,9 @@ func UnmarshalEntry(ctx context.Context, data []byte, res forge.ResultResolver) 
 	var err error
 	switch j.Kind {
 	case "message":
-		e.Message, err = UnmarshalMessage(ctx, j.Message, res)
+		e.Message, err = unmarshalMessage(ctx, j.Message, res)
 	case "thought":
-		e.Thought, err = UnmarshalThought(j.Thought)
+		e.Thought, err = unmarshalThought(j.Thought)
 	case "toolCall":
 		e.ToolCall, err = forge.UnmarshalToolCall(ctx, j.ToolCall, res)
 	default:

@@ -22,11 +22,6 @@ type LogEntry struct {
 	Time    time.Time
 }
 
-// LogSink receives the entries of [Context.Log]; the turn runner supplies
-// one that emits them as events. It is called on the logging goroutine,
-// so entries from one goroutine arrive in the order they were logged.
-type LogSink func(LogEntry)
-
 // Log sends a note to the turn's event stream (a turnrunner.Log event) and
 // the runner's logger at level (zerolog's, which names the level in the
 // event's wire form), stamped with the dispatch id, the current iteration

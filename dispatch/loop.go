@@ -4,18 +4,13 @@ import "maps"
 
 // Loop-guard defaults, used when the corresponding LoopPolicy field is 0.
 const (
-	// DefaultMaxIterations caps the model calls of one dispatch, the final
-	// no-tools answer included.
-	DefaultMaxIterations = 25
-	// DefaultMaxIdenticalCalls is how many calls with the same tool and
-	// arguments (the same checksum) a turn may execute; calls replayed from
-	// history do not count.
-	DefaultMaxIdenticalCalls = 3
+	defaultMaxIterations     = 25 // model calls of one dispatch, the final no-tools answer included
+	defaultMaxIdenticalCalls = 3  // executed calls with the same checksum per turn
 )
 
 // LoopPolicy is the built-in loop guard of a dispatch. The zero value is ON
-// with the defaults: at most [DefaultMaxIterations] model calls and
-// [DefaultMaxIdenticalCalls] identical tool calls per turn.
+// with the defaults: at most 25 model calls and 3 identical tool calls (same
+// tool, same canonical arguments) per turn.
 //
 // The guard never throws. An identical call past the limit is not executed:
 // the model gets an error result saying it already made this exact call and
@@ -25,22 +20,17 @@ const (
 // has. Only the calls the dispatch executed count: not history, nor calls
 // it refused (blocked, denied, cut off).
 type LoopPolicy struct {
-	// MaxIterations caps model calls per dispatch; 0 means DefaultMaxIterations.
+	// MaxIterations caps model calls per dispatch, the final no-tools
+	// answer included; 0 means 25.
 	MaxIterations int
-	// MaxIdenticalCalls caps identical calls per turn; 0 means DefaultMaxIdenticalCalls.
+	// MaxIdenticalCalls caps identical calls per turn; 0 means 3. Calls
+	// replayed from history do not count.
 	MaxIdenticalCalls int
 	// Disabled turns the whole guard off (no iteration cap, no repeat check).
 	Disabled bool
-	// PerTool overrides the repeat check for the named tools.
-	PerTool map[string]ToolLoopPolicy
-}
-
-// ToolLoopPolicy overrides the repeat check for one tool.
-type ToolLoopPolicy struct {
-	// MaxIdenticalCalls for this tool; 0 means the policy's value.
-	MaxIdenticalCalls int
-	// Disabled exempts the tool from the repeat check.
-	Disabled bool
+	// PerTool overrides MaxIdenticalCalls for the named tools; a negative
+	// value exempts the tool from the repeat check.
+	PerTool map[string]int
 }
 
 // clone returns p with its own copy of PerTool, so that the copy and p
@@ -58,11 +48,6 @@ func (p LoopPolicy) Validate() error {
 	if p.MaxIdenticalCalls < 0 {
 		return ErrInvalidLoopPolicy.With(nil, "dispatch: loop policy: maxIdenticalCalls must be >= 0, got %d", p.MaxIdenticalCalls)
 	}
-	for name, tp := range p.PerTool {
-		if tp.MaxIdenticalCalls < 0 {
-			return ErrInvalidLoopPolicy.With(nil, "dispatch: loop policy: perTool[%s].maxIdenticalCalls must be >= 0, got %d", name, tp.MaxIdenticalCalls)
-		}
-	}
 	return nil
 }
 
@@ -72,7 +57,7 @@ func (p LoopPolicy) IterationLimit() int {
 		return 0
 	}
 	if p.MaxIterations == 0 {
-		return DefaultMaxIterations
+		return defaultMaxIterations
 	}
 	return p.MaxIterations
 }
@@ -84,16 +69,14 @@ func (p LoopPolicy) IdenticalCallLimit(tool string) int {
 		return 0
 	}
 	n := p.MaxIdenticalCalls
-	if tp, ok := p.PerTool[tool]; ok {
-		if tp.Disabled {
-			return 0
-		}
-		if tp.MaxIdenticalCalls > 0 {
-			n = tp.MaxIdenticalCalls
-		}
+	switch tp := p.PerTool[tool]; {
+	case tp < 0:
+		return 0
+	case tp > 0:
+		n = tp
 	}
 	if n == 0 {
-		n = DefaultMaxIdenticalCalls
+		n = defaultMaxIdenticalCalls
 	}
 	return n
 }

@@ -95,9 +95,9 @@ func (m *Message) CreatedAt() time.Time { return m.createdAt }
 // UpdatedAt is when the message last changed.
 func (m *Message) UpdatedAt() time.Time { return m.updatedAt }
 
-// PlainText is the ReplayCompatibility tag of a thought that holds plain text
-// only and can be replayed to any model.
-const PlainText = "plain-text"
+// plainText is the ReplayCompatibility tag of a thought that holds plain
+// text only and can be replayed to any model.
+const plainText = "plain-text"
 
 // RawThought is the unvalidated input of [NewThought].
 type RawThought struct {
@@ -108,7 +108,7 @@ type RawThought struct {
 	Payload json.RawMessage
 	// ReplayCompatibility tags the thought for replay filtering (see
 	// [Thought.Replayable]). Without a Payload it is optional: "" or
-	// [PlainText] lets any model take the thought, any other tag limits it
+	// "plain-text" lets any model take the thought, any other tag limits it
 	// to adapters accepting that tag, as for an opaque thought.
 	ReplayCompatibility string
 	CreatedAt           time.Time // zero means now
@@ -178,11 +178,11 @@ func (t *Thought) ReplayCompatibility() string { return t.replayCompatibility }
 
 // Replayable reports whether an adapter accepting the tags in compat may
 // send the thought back: a thought without a payload tagged "" or
-// [PlainText] always; any other only when its tag is listed. That includes
+// "plain-text" always; any other only when its tag is listed. That includes
 // a thought without a payload carrying a vendor tag (its text may be
 // vendor-specific reasoning): the tag, not the payload, decides.
 func (t *Thought) Replayable(compat ...string) bool {
-	if t.payload == nil && (t.replayCompatibility == "" || t.replayCompatibility == PlainText) {
+	if t.payload == nil && (t.replayCompatibility == "" || t.replayCompatibility == plainText) {
 		return true
 	}
 	for _, c := range compat {

@@ -2,8 +2,6 @@ package dispatch
 
 import (
 	"maps"
-	"reflect"
-	"slices"
 	"sync"
 )
 
@@ -14,9 +12,6 @@ type Stash struct {
 	mu sync.RWMutex
 	m  map[string]any
 }
-
-// NewStash returns a stash holding a shallow copy of m.
-func NewStash(m map[string]any) *Stash { return &Stash{m: maps.Clone(m)} }
 
 // Get returns the value under key.
 func (s *Stash) Get(key string) (any, bool) {
@@ -45,36 +40,9 @@ func (s *Stash) Delete(key string) bool {
 	return ok
 }
 
-// Keys returns the keys, sorted.
-func (s *Stash) Keys() []string {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return slices.Sorted(maps.Keys(s.m))
-}
-
 // All returns a shallow copy of the contents.
 func (s *Stash) All() map[string]any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return maps.Clone(s.m)
-}
-
-// Clone returns an independent shallow copy.
-func (s *Stash) Clone() *Stash { return NewStash(s.All()) }
-
-// StashValue returns the value under key as a T; ok is false when it is
-// missing or of another type. A stored nil is the zero T for a T that can
-// be nil (an interface, pointer, map, slice, func or channel type).
-func StashValue[T any](s *Stash, key string) (T, bool) {
-	v, ok := s.Get(key)
-	if ok && v == nil {
-		var zero T
-		switch reflect.TypeFor[T]().Kind() {
-		case reflect.Interface, reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan:
-			return zero, true
-		}
-		return zero, false
-	}
-	t, ok2 := v.(T)
-	return t, ok && ok2
 }

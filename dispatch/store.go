@@ -24,11 +24,8 @@ type Store interface {
 
 // Bounds of a [MemoryStore] whose fields are zero.
 const (
-	// DefaultMaxTurns is how many turns a MemoryStore keeps by default.
-	DefaultMaxTurns = 1000
-	// DefaultMaxBytes is the estimated size a MemoryStore keeps by default
-	// (64 MiB).
-	DefaultMaxBytes = 64 << 20
+	defaultMaxTurns = 1000
+	defaultMaxBytes = 64 << 20 // estimated bytes
 )
 
 // MemoryStore is the in-memory [ConversationStore]. The zero value is ready
@@ -43,10 +40,9 @@ const (
 // For history that must outlive the process or these bounds, use a durable
 // store such as store/sqlitestore.
 type MemoryStore struct {
-	// MaxTurns caps the turns kept; 0 means DefaultMaxTurns, < 0 no cap.
+	// MaxTurns caps the turns kept; 0 means 1000, < 0 no cap.
 	MaxTurns int
-	// MaxBytes caps the estimated bytes kept; 0 means DefaultMaxBytes,
-	// < 0 no cap.
+	// MaxBytes caps the estimated bytes kept; 0 means 64 MiB, < 0 no cap.
 	MaxBytes int64
 	// Retention drops turns not written for longer (checked on writes);
 	// 0 means no time limit.
@@ -134,10 +130,10 @@ func (s *MemoryStore) grow(t *memTurn, n int64) {
 func (s *MemoryStore) evict(keep *memTurn, now time.Time) {
 	maxTurns, maxBytes := s.MaxTurns, s.MaxBytes
 	if maxTurns == 0 {
-		maxTurns = DefaultMaxTurns
+		maxTurns = defaultMaxTurns
 	}
 	if maxBytes == 0 {
-		maxBytes = DefaultMaxBytes
+		maxBytes = defaultMaxBytes
 	}
 	over := func() bool {
 		return (maxTurns > 0 && len(s.turns) > maxTurns) || (maxBytes > 0 && s.bytes > maxBytes)
@@ -308,7 +304,7 @@ func (s *MemoryStore) Conversations(ctx context.Context) ([]ConversationInfo, er
 	for _, c := range s.convs {
 		out = append(out, ConversationInfo{ID: c.id, Turns: len(c.turns), CreatedAt: c.created, UpdatedAt: c.updated})
 	}
-	SortConversations(out)
+	sortConversations(out)
 	return out, nil
 }
 
@@ -329,9 +325,9 @@ func (s *MemoryStore) DeleteConversation(ctx context.Context, convID string) (bo
 	return true, nil
 }
 
-// SortConversations orders cs as Conversations returns them: most recently
+// sortConversations orders cs as Conversations returns them: most recently
 // updated first, ties by id.
-func SortConversations(cs []ConversationInfo) {
+func sortConversations(cs []ConversationInfo) {
 	slices.SortFunc(cs, func(a, b ConversationInfo) int {
 		if c := b.UpdatedAt.Compare(a.UpdatedAt); c != 0 {
 			return c

@@ -65,7 +65,7 @@ func TestLoopGuardIterationLimitAndPerTool(t *testing.T) {
 		return scripted.Use(scripted.Call{Name: "echo", Args: `{"q":"same"}`}), nil // identical, but exempt
 	})
 	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, Loop: dispatch.LoopPolicy{
-		MaxIterations: 4, MaxIdenticalCalls: 1, PerTool: map[string]dispatch.ToolLoopPolicy{"echo": {Disabled: true}}}})
+		MaxIterations: 4, MaxIdenticalCalls: 1, PerTool: map[string]int{"echo": -1}}})
 	evs := run(t, r, turnrunner.Input{Prompt: "go"})
 	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
 		t.Fatalf("TurnEnd %+v", end)

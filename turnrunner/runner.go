@@ -201,7 +201,7 @@ func (r *Runner) newTurn(in Input) (*TurnContext, error) {
 	return &TurnContext{
 		r: r, id: id, systemPrompt: sp, conv: in.ConversationID,
 		timeline: append([]dispatch.Entry(nil), in.History...),
-		stash:    dispatch.NewStash(in.Stash),
+		stash:    newStash(in.Stash),
 		tools:    r.tools.Clone(),
 		spool:    spooledartifact.NewScope(r.opts.SpoolStore, id, &spooledartifact.ScopeOptions{Keep: !r.cleanup}),
 	}, nil
@@ -650,4 +650,13 @@ func (r *Runner) log(em *emitter, e dispatch.LogEntry) {
 func (r *Runner) emitError(em *emitter, dispatchID string, it int, err error) {
 	r.opts.Logger.Debug().Str("dispatch", dispatchID).Int("iteration", it).Err(err).Msg("error")
 	em.send(Error{DispatchID: dispatchID, Iteration: it, Err: err, EmittedAt: r.safeNow()})
+}
+
+// newStash is a stash holding a shallow copy of m.
+func newStash(m map[string]any) *dispatch.Stash {
+	s := &dispatch.Stash{}
+	for k, v := range m {
+		s.Set(k, v)
+	}
+	return s
 }

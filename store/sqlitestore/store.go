@@ -470,7 +470,8 @@ func (s *Store) gates(ctx context.Context, turnID string) ([]dispatch.OpenGate, 
 // Conversations implements dispatch.ConversationStore.
 func (s *Store) Conversations(ctx context.Context) ([]dispatch.ConversationInfo, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.created_at, c.updated_at,
-		(SELECT COUNT(*) FROM turns t WHERE t.conversation_id = c.id) FROM conversations c`)
+		(SELECT COUNT(*) FROM turns t WHERE t.conversation_id = c.id) FROM conversations c
+		ORDER BY c.updated_at DESC, c.id`)
 	if err != nil {
 		return nil, dispatch.ErrStore.With(err, "sqlitestore: conversations")
 	}
@@ -488,7 +489,6 @@ func (s *Store) Conversations(ctx context.Context) ([]dispatch.ConversationInfo,
 	if err := rows.Err(); err != nil {
 		return nil, dispatch.ErrStore.With(err, "sqlitestore: conversations")
 	}
-	dispatch.SortConversations(out)
 	return out, nil
 }
 
