@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"hash"
 	"io"
 	"sync"
 )
@@ -20,10 +19,10 @@ var (
 	ErrLimit = errors.New("canonical: limit exceeded")
 )
 
-// MaxDepth is the deepest nesting of arrays, objects (and, for Go values,
-// pointers) accepted. The JavaScript reference's recursive canonicalStringify
-// already fails with a RangeError a few thousand levels deep, so any value it
-// can hash is within this limit.
+// MaxDepth is the deepest nesting of arrays and objects accepted. The
+// JavaScript reference's recursive canonicalStringify already fails with a
+// RangeError a few thousand levels deep, so any value it can hash is within
+// this limit.
 const MaxDepth = 10000
 
 // StringifyJSON returns the canonical text of a raw JSON document: what
@@ -33,10 +32,12 @@ const MaxDepth = 10000
 func StringifyJSON(data []byte) (string, error) {
 	st := getState()
 	defer putState(st)
-	if err := st.canon(data, MaxDepth, false); err != nil {
+	out, err := st.canon(st.buf[:0], data, MaxDepth)
+	if err != nil {
 		return "", err
 	}
-	return string(st.buf), nil
+	st.buf = out
+	return string(out), nil
 }
 
 // AppendJSON appends the canonical text of the raw JSON document data to dst.
@@ -45,28 +46,27 @@ func AppendJSON(dst, data []byte) ([]byte, error) {
 	st := getState()
 	defer putState(st)
 	// Built aside, so that on error not even dst's spare capacity is touched.
-	if err := st.canon(data, MaxDepth, false); err != nil {
+	out, err := st.canon(st.buf[:0], data, MaxDepth)
+	if err != nil {
 		return dst, err
 	}
-	return append(dst, st.buf...), nil
+	st.buf = out
+	return append(dst, out...), nil
 }
 
-// WriteJSON writes the canonical text of the raw JSON document data to w in
-// chunks. The document is validated before the first write, so nothing is
-// written when it is invalid (the text is therefore built in memory first).
+// WriteJSON writes the canonical text of the raw JSON document data to w.
+// The document is validated before the write, so nothing is written when it
+// is invalid (the text is therefore built in memory first).
 func WriteJSON(w io.Writer, data []byte) error {
 	st := getState()
 	defer putState(st)
-	if err := st.canon(data, MaxDepth, false); err != nil {
+	out, err := st.canon(st.buf[:0], data, MaxDepth)
+	if err != nil {
 		return err
 	}
-	st.w = w
-	for out := st.buf; len(out) > 0 && st.werr == nil; {
-		chunk := out[:min(len(out), flushSize)]
-		st.write(chunk)
-		out = out[len(chunk):]
-	}
-	return st.werr
+	st.buf = out
+	_, err = w.Write(out)
+	return err
 }
 
 // Stringify returns the canonical text of a Go value: that of the JSON
@@ -76,10 +76,17 @@ func WriteJSON(w io.Writer, data []byte) error {
 func Stringify(v any) (string, error) {
 	st := getState()
 	defer putState(st)
-	if err := st.value(v, 0); err != nil {
+	enc, err := st.encode(st.enc[:0], v, 0)
+	st.enc = enc
+	if err != nil {
 		return "", err
 	}
-	return string(st.buf), nil
+	out, err := st.canon(st.buf[:0], enc, MaxDepth)
+	if err != nil {
+		return "", err
+	}
+	st.buf = out
+	return string(out), nil
 }
 
 // Checksum returns the lowercase hex SHA-256 of the canonical text of
@@ -87,8 +94,7 @@ func Stringify(v any) (string, error) {
 // Any other args is a Go value as for [Stringify]; in particular a string is
 // a JSON string value, not JSON text (use [ChecksumJSON] for text). The
 // tool name is a Go string: invalid UTF-8 in it becomes one U+FFFD per
-// byte. The checksum identifies equal calls, not distinct ones: see the
-// package documentation for values that share a checksum.
+// byte.
 func Checksum(tool string, args any) (string, error) {
 	switch a := args.(type) {
 	case json.RawMessage:
@@ -98,112 +104,64 @@ func Checksum(tool string, args any) (string, error) {
 	}
 	st := getState()
 	defer putState(st)
-	st.w = st.hasher()
-	st.buf = append(st.buf, `{"args":`...)
-	if err := st.value(args, 1); err != nil {
+	enc, err := st.encode(st.enc[:0], args, 1) // args sits inside the {tool,args} object
+	st.enc = enc
+	if err != nil {
 		return "", err
 	}
-	return st.finishChecksum(tool)
+	return st.checksum(tool, enc)
 }
 
 // ChecksumJSON is Checksum for arguments given as raw JSON text, read as a
 // WHATWG UTF-8 decoder reads bytes; the tool name is a Go string, as for
-// Checksum. The canonical text is streamed into the hash; only what an open
-// object may still reorder waits in memory until that object closes.
+// Checksum.
 func ChecksumJSON(tool string, raw []byte) (string, error) {
 	st := getState()
 	defer putState(st)
-	st.w = st.hasher()
-	st.buf = append(st.buf, `{"args":`...)
-	if err := st.canon(raw, MaxDepth-1, true); err != nil {
+	return st.checksum(tool, raw)
+}
+
+// checksum hashes {"args":<canonical args>,"tool":<tool>}: "args" sorts
+// before "tool", so the members are written in that order.
+func (st *state) checksum(tool string, args []byte) (string, error) {
+	out, err := st.canon(append(st.buf[:0], `{"args":`...), args, MaxDepth-1)
+	if err != nil {
 		return "", err
 	}
-	return st.finishChecksum(tool)
+	out = append(appendQuotedText(append(out, `,"tool":`...), tool), '}')
+	st.buf = out
+	sum := sha256.Sum256(out)
+	var digest [2 * sha256.Size]byte
+	hex.Encode(digest[:], sum[:])
+	return string(digest[:]), nil
 }
-
-// finishChecksum appends the tool member ("args" < "tool", so it comes
-// last), flushes and returns the hex digest.
-func (st *state) finishChecksum(tool string) (string, error) {
-	st.buf = append(st.buf, `,"tool":`...)
-	st.buf = appendQuotedText(st.buf, tool)
-	st.buf = append(st.buf, '}')
-	st.out()
-	if st.werr != nil {
-		return "", st.werr // a hash never fails; kept for completeness
-	}
-	var hexSum [2 * sha256.Size]byte
-	hex.Encode(hexSum[:], st.sha.Sum(st.sum[:0]))
-	return string(hexSum[:]), nil
-}
-
-// flushSize is the output chunk handed to a streaming writer (or hash).
-const flushSize = 64 << 10
-
-// maxPooled bounds the scratch a state keeps when it goes back to the
-// pool, so that one huge document does not pin its memory.
-const maxPooled = 1 << 25
 
 // state is the reusable scratch of one call. It is pooled, and never shared
 // between goroutines.
 type state struct {
-	buf     []byte   // output, or the pending chunk when streaming
-	members []member // members of the open objects, as a stack
-	arena   []byte   // decoded keys of the open objects, as a stack
-	tmp     []byte   // scratch for reordering members
-	perm    []uint32 // member order of the object being reordered
-	w       io.Writer
-	werr    error
-	sha     hash.Hash
-	sum     [sha256.Size]byte
-
-	// Go value walking.
-	seen map[identity]struct{}
-	keys []mapKey
-	memo marshalMemo
+	buf     []byte     // canonical output
+	enc     []byte     // JSON text of a Go value, before canonicalisation
+	tmp     []byte     // members of an object being reordered
+	arena   []byte     // sort keys of the open objects' members, as a stack
+	members []member   // members of the open objects, as a stack
+	perm    []uint32   // member order of the object being reordered
+	keys    []string   // keys of the Go maps being encoded, as a stack
+	path    []identity // Go containers being encoded, outermost first
 }
+
+// maxPooled bounds the scratch a state keeps when it goes back to the
+// pool, so that one huge document does not pin its memory.
+const maxPooled = 1 << 25
 
 var statePool = sync.Pool{New: func() any { return new(state) }}
 
 func getState() *state { return statePool.Get().(*state) }
 
 func putState(st *state) {
-	if cap(st.buf) > maxPooled || cap(st.tmp) > maxPooled || cap(st.arena) > maxPooled || cap(st.members) > maxPooled/16 {
-		st.buf, st.tmp, st.arena, st.members, st.perm = nil, nil, nil, nil, nil
+	if cap(st.buf)+cap(st.enc)+cap(st.tmp)+cap(st.arena)+16*cap(st.members) > maxPooled {
+		*st = state{}
 	}
-	if len(st.seen) > 0 {
-		st.seen = nil
-	}
-	clear(st.keys[:cap(st.keys)])
-	st.buf, st.tmp, st.arena, st.members, st.keys = st.buf[:0], st.tmp[:0], st.arena[:0], st.members[:0], st.keys[:0]
-	st.w, st.werr = nil, nil
+	clear(st.keys[:cap(st.keys)]) // drop the strings
+	st.keys, st.path = st.keys[:0], st.path[:0]
 	statePool.Put(st)
-}
-
-// hasher returns the state's reset SHA-256.
-func (st *state) hasher() hash.Hash {
-	if st.sha == nil {
-		st.sha = sha256.New()
-	}
-	st.sha.Reset()
-	return st.sha
-}
-
-// write hands p to the writer, remembering its first error.
-func (st *state) write(p []byte) {
-	if st.werr == nil && len(p) > 0 {
-		_, st.werr = st.w.Write(p)
-	}
-}
-
-// out hands the pending chunk to the writer.
-func (st *state) out() {
-	st.write(st.buf)
-	st.buf = st.buf[:0]
-}
-
-// maybeFlush streams the pending chunk once it is large enough.
-func (st *state) maybeFlush() {
-	if st.w != nil && len(st.buf) >= flushSize {
-		st.out()
-	}
 }

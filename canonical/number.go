@@ -1,14 +1,10 @@
 package canonical
 
 import (
-	"encoding/binary"
 	"math"
 	"math/bits"
 	"strconv"
 )
-
-// maxSafeInteger is 2^53: below it every integer is a double printed exactly.
-const maxSafeInteger = 1 << 53
 
 // appendNumber appends f as JavaScript's Number.prototype.toString (and so
 // JSON.stringify) prints it: the shortest digits that round-trip, in plain
@@ -26,253 +22,168 @@ func appendNumber(dst []byte, f float64) []byte {
 	// Go writes at least two exponent digits (1e-07), JavaScript no
 	// leading zero (1e-7).
 	dst = strconv.AppendFloat(dst, f, 'e', -1, 64)
-	if n := len(dst); dst[n-3] == '+' || dst[n-3] == '-' {
-		if dst[n-2] == '0' {
-			dst[n-2] = dst[n-1]
-			dst = dst[:n-1]
-		}
+	if n := len(dst); dst[n-2] == '0' && (dst[n-3] == '+' || dst[n-3] == '-') {
+		dst[n-2] = dst[n-1]
+		dst = dst[:n-1]
 	}
 	return dst
 }
 
+// appendNumberText appends the canonical form of a validated JSON number.
+func appendNumberText(dst, text []byte) []byte {
+	// ParseFloat rounds to nearest-even, as JavaScript does; on overflow it
+	// returns ±Inf (printed null) with an error, which is expected.
+	f, _ := strconv.ParseFloat(string(text), 64)
+	return appendNumber(dst, f)
+}
+
 // scanNumber validates the JSON number starting at data[i] and returns the
-// index just past it. When copyEnd > 0, data[i:copyEnd] is already what
-// JavaScript prints for the value and can be copied as is: the literal
-// without trailing fraction zeros (and a bare '.'), provided it has no
-// exponent, at most 15 significant digits (so it is exactly the shortest
-// round-trip form of its double), is not negative zero, and is not below
-// 1e-6 (where JavaScript switches to exponent form).
-func scanNumber(data []byte, i int) (end, copyEnd int, ok bool) {
-	n := len(data)
-	neg := false
-	if data[i] == '-' {
-		neg = true
-		i++
-		if i >= n {
-			return i, 0, false
-		}
+// index just past it. When keep > 0, data[i:keep] is what JavaScript
+// prints for the value and can be copied as is; otherwise the number is
+// converted.
+func scanNumber(data []byte, i int) (end, keep int, ok bool) {
+	j := i
+	if j < len(data) && data[j] == '-' {
+		j++
 	}
-	canonical := true
-	sig := 0
-	zeroInt := false
-	intStart := i
-	switch c := data[i]; {
-	case c == '0':
-		zeroInt = true
-		i++
-	case c >= '1' && c <= '9':
-		i = skipDigits(data, i+1)
-		sig = i - intStart
+	d := j // the first digit
+	switch {
+	case j < len(data) && data[j] == '0':
+		j++
+	case j < len(data) && data[j] >= '1' && data[j] <= '9':
+		j = skipDigits(data, j+1)
 	default:
-		return i, 0, false
+		return j, 0, false
 	}
-	intEnd := i
-	fracStart := i
-	copyEnd = i
-	if i < n && data[i] == '.' {
-		s := i + 1
-		i = skipDigits(data, s)
-		if i == s {
-			return i, 0, false
-		}
-		fracStart = s
-		t := i // trim trailing zeros
-		for t > s && data[t-1] == '0' {
-			t--
-		}
-		if t > s {
-			copyEnd = t
-		} // else: the fraction is all zeros and the copy stops before '.'
-		if zeroInt {
-			lz := s
-			for lz < t && data[lz] == '0' {
-				lz++
-			}
-			if t > s && lz-s >= 6 {
-				canonical = false // below 1e-6
-			}
-			sig = t - lz
-			if t == s && neg {
-				canonical = false // -0.000
-			}
-		} else {
-			sig += t - s
-		}
-	} else if zeroInt && neg {
-		canonical = false // -0
-	}
-	if i < n && (data[i] == 'e' || data[i] == 'E') {
-		canonical = false
-		i++
-		if i < n && (data[i] == '+' || data[i] == '-') {
-			i++
-		}
-		s := i
-		for i < n && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
-		if i == s {
-			return i, 0, false
+	dot := j
+	if j < len(data) && data[j] == '.' {
+		if j = skipDigits(data, j+1); j == dot+1 {
+			return j, 0, false
 		}
 	}
-	if !canonical {
-		copyEnd = 0
-	} else if sig > 15 {
-		// The text is canonical when it is exactly the shortest
-		// round-trip form of its double; frac is the fraction without
-		// trailing zeros.
-		var frac []byte
-		if copyEnd > intEnd {
-			frac = data[fracStart:copyEnd]
+	if end = j; j < len(data) && data[j]|0x20 == 'e' {
+		j++
+		if j < len(data) && (data[j] == '+' || data[j] == '-') {
+			j++
 		}
-		if zeroInt {
-			intEnd = intStart
+		if end = skipDigits(data, j); end == j {
+			return end, 0, false
 		}
-		if !shortestDecimal(data[intStart:intEnd], frac, sig) {
-			copyEnd = 0
-		}
+		return end, 0, true // JavaScript writes exponents only outside 1e-6..1e21, and its own way
 	}
-	return i, copyEnd, true
+	keep = end
+	for keep > dot && data[keep-1] == '0' {
+		keep-- // trailing fraction zeros
+	}
+	if keep == dot+1 {
+		keep = dot // and a bare point
+	}
+	lead := d // the first significant digit
+	for lead < keep && (data[lead] == '0' || data[lead] == '.') {
+		lead++
+	}
+	digits := keep - lead
+	if lead < dot && dot < keep {
+		digits--
+	}
+	switch {
+	case lead == keep: // zero: -0 prints 0
+		if data[i] == '-' {
+			keep = 0
+		}
+	case data[d] == '0' && lead-dot > 6: // below 1e-6: JavaScript writes an exponent
+		keep = 0
+	case digits <= 15:
+		// Up to 15 significant digits a decimal is the shortest form of
+		// its double.
+	case digits > 19 || !shortestDecimal(digitValue(data[lead:keep]), max(keep-dot-1, 0)):
+		keep = 0
+	}
+	return end, keep, true
 }
 
-// shortestDecimal reports, for a decimal literal whose digits are
-// intDigits "." frac (frac without trailing zeros, possibly empty; the
-// magnitude at least 1e-6) with sig significant digits, whether JavaScript
-// prints its double as exactly these digits. false means "not known": the
-// caller then converts the number the slow way.
-//
-// With t the digits as an integer and k = len(frac), the literal is
-// t×10^-k. It is the printed form of its double x = M×2^-s when
-//
-//  1. x is the double nearest t×10^-k, strictly;
-//  2. t×10^-k is strictly the closest to x of all decimals with sig digits
-//     (JavaScript picks the closest), that is within half a unit of the
-//     last digit;
-//  3. no decimal with fewer digits rounds to x: the nearest such decimals
-//     below and above are t with its last digit zeroed (lo) and lo+10 (in
-//     units of the last digit), and both lie outside x's rounding interval,
-//     x ± 2^-s/2 (strictly, so boundary ties never matter).
-//
-// Scaled by 10^k × 2^(s+1), with D = t×2^(s+1) - 2M×10^k and r = t mod 10,
-// these read |D| < 10^k, |D| < 2^s, r×2^(s+1) - D > 10^k and
-// (10-r)×2^(s+1) + D > 10^k, all exact in 128-bit integers.
-func shortestDecimal(intDigits, frac []byte, sig int) bool {
-	k := len(frac)
-	if sig > 19 || k > 19 {
-		return false
-	}
-	t := appendDigitValue(appendDigitValue(0, intDigits), frac)
-	if k == 0 {
-		return t <= maxSafeInteger // exact, printed with all its digits
-	}
-	// An estimate within an ulp or so of x; corrected below.
-	est := math.Float64bits(float64(t) / math.Pow10(k))
-	biased := int(est >> 52 & 0x7ff)
-	m := est&(1<<52-1) | 1<<52
-	s := 1075 - biased // est = m × 2^-s
-	if biased == 0 || s < 1 || s+1+bits.Len64(t) > 120 {
-		return false
-	}
-	p := uint64(math.Pow10(k)) // exact for k <= 19
-	a := shl128(t, uint(s+1))
-	var dNeg bool
-	var d uint64 // |D|, once below 10^k
-	for try := 0; ; try++ {
-		if m <= 1<<52 || m >= 1<<53-1 || try == 3 {
-			return false // binade edges (asymmetric interval) and misses: slow path
-		}
-		bhi, blo := bits.Mul64(2*m, p)
-		b := u128{bhi, blo}
-		if a.less(b) {
-			diff := b.sub(a)
-			if diff.hi == 0 && diff.lo < p {
-				dNeg, d = true, diff.lo
-				break
-			}
-			m--
-		} else {
-			diff := a.sub(b)
-			if diff.hi == 0 && diff.lo < p {
-				dNeg, d = false, diff.lo
-				break
-			}
-			m++
-		}
-	}
-	if s < 64 && d >= 1<<uint(s) {
-		return false // another decimal with sig digits is closer to x
-	}
-	r := t % 10
-	below := mul128(r, uint(s+1))    // r × 2^(s+1)
-	above := mul128(10-r, uint(s+1)) // (10-r) × 2^(s+1)
-	pd := u128{0, p}
-	if dNeg {
-		// lo: below + |D| > 10^k; hi: above > 10^k + |D|
-		return pd.less(below.add(u128{0, d})) && pd.add(u128{0, d}).less(above)
-	}
-	// lo: below > 10^k + D; hi: above + D > 10^k
-	return pd.add(u128{0, d}).less(below) && pd.less(above.add(u128{0, d}))
-}
-
-// appendDigitValue returns t followed by the decimal digits ds (at most 19
-// in all), eight at a time.
-func appendDigitValue(t uint64, ds []byte) uint64 {
-	for len(ds) >= 8 {
-		t = t*100000000 + eightDigits(binary.LittleEndian.Uint64(ds))
-		ds = ds[8:]
-	}
+// digitValue returns the value of up to 19 decimal digits, ignoring a point.
+func digitValue(ds []byte) uint64 {
+	t := uint64(0)
 	for _, c := range ds {
-		t = t*10 + uint64(c-'0')
+		if c != '.' {
+			t = t*10 + uint64(c-'0')
+		}
 	}
 	return t
 }
 
-// eightDigits returns the value of eight ASCII digits read little-endian:
-// adjacent digits, then pairs, then quads are combined by multiplication,
-// each step's partial values fitting in its lanes.
-func eightDigits(x uint64) uint64 {
-	x -= '0' * lanes01
-	x = x*10 + x>>8 // each even byte: two digits' value (0-99)
-	const mask = 0x000000ff000000ff
-	return ((x&mask)*(100+1000000<<32) + (x>>16&mask)*(1+10000<<32)) >> 32
-}
-
-// u128 is an unsigned 128-bit integer.
-type u128 struct{ hi, lo uint64 }
-
-// shl128 returns x << n for n < 128.
-func shl128(x uint64, n uint) u128 {
-	if n >= 64 {
-		return u128{x << (n - 64), 0}
+// shortestDecimal reports whether JavaScript prints the double nearest
+// t×10^-k (t of 16 to 19 digits, not ending in 0; the value at least 1e-6)
+// as exactly these digits; false also stands for "not known", and the
+// number is then converted. With x = m×2^-s that double, the digits are its
+// printed form when
+//
+//  1. x is the double nearest t×10^-k, strictly;
+//  2. t×10^-k is strictly the closest to x of the decimals with as many
+//     digits (JavaScript picks the closest): within half a unit of the last
+//     digit;
+//  3. no decimal with fewer digits rounds to x: the nearest ones, t with its
+//     last digit r zeroed and that plus ten units, lie strictly outside x's
+//     rounding interval x ± 2^-s/2.
+//
+// Scaled by 10^k × 2^(s+1), with D = t×2^(s+1) - 2m×10^k, these read
+// |D| < 10^k, |D| < 2^s, r×2^(s+1) - D > 10^k and (10-r)×2^(s+1) + D > 10^k,
+// exact in 128-bit integers.
+func shortestDecimal(t uint64, k int) bool {
+	if k == 0 {
+		return t <= 1<<53 // an integer, exact and printed in full
 	}
-	if n == 0 {
-		return u128{0, x}
+	if k > 19 {
+		return false
 	}
-	return u128{x >> (64 - n), x << n}
+	p := uint64(math.Pow10(k))                       // exact up to 10^22
+	est := math.Float64bits(float64(t) / float64(p)) // within an ulp or two of x
+	m, s := est&(1<<52-1)|1<<52, uint(1075-int(est>>52))
+	if int(s) < 1 || int(s)+1+bits.Len64(t) > 120 {
+		return false
+	}
+	a := shl(t, s+1)
+	var d uint64 // |D|
+	neg := false
+	for try := 0; ; try++ {
+		if m <= 1<<52 || m >= 1<<53-1 || try == 3 {
+			return false // a binade's edge (an asymmetric interval), or a miss
+		}
+		bHi, bLo := bits.Mul64(2*m, p)
+		dLo, borrow := bits.Sub64(a[1], bLo, 0)
+		dHi, _ := bits.Sub64(a[0], bHi, borrow)
+		if neg = dHi>>63 != 0; neg {
+			dLo, borrow = bits.Sub64(0, dLo, 0)
+			dHi, _ = bits.Sub64(0, dHi, borrow)
+		}
+		if d = dLo; dHi == 0 && d < p {
+			break // condition 1
+		}
+		if neg {
+			m--
+		} else {
+			m++
+		}
+	}
+	if s < 64 && d >= 1<<s {
+		return false // condition 2
+	}
+	// Condition 3: r×2^(s+1) > 10^k + D and (10-r)×2^(s+1) > 10^k - D.
+	sumLo, sumHi := bits.Add64(p, d, 0)
+	below, above := [2]uint64{sumHi, sumLo}, [2]uint64{0, p - d}
+	if neg {
+		below, above = above, below
+	}
+	r := t % 10
+	return greater(shl(r, s+1), below) && greater(shl(10-r, s+1), above)
 }
 
-// mul128 returns x × 2^n; x < 16 and n < 120 keep it in range.
-func mul128(x uint64, n uint) u128 { return shl128(x, n) }
+// shl returns x×2^n (0 < n < 128, no overflow) as two words, high first.
+func shl(x uint64, n uint) [2]uint64 { return [2]uint64{x<<(n-64) | x>>(64-n), x << n} }
 
-func (a u128) less(b u128) bool { return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo) }
-
-func (a u128) add(b u128) u128 {
-	lo, c := bits.Add64(a.lo, b.lo, 0)
-	return u128{a.hi + b.hi + c, lo}
-}
-
-func (a u128) sub(b u128) u128 {
-	lo, c := bits.Sub64(a.lo, b.lo, 0)
-	return u128{a.hi - b.hi - c, lo}
-}
-
-// appendNumberText appends the canonical form of a validated JSON number.
-func appendNumberText(dst, text []byte) []byte {
-	// ParseFloat rounds correctly to nearest-even, as JavaScript does; on
-	// overflow it returns ±Inf (printed null) with ErrRange, which is expected.
-	f, _ := strconv.ParseFloat(string(text), 64)
-	return appendNumber(dst, f)
-}
+// greater compares two 128-bit integers given high word first.
+func greater(a, b [2]uint64) bool { return a[0] > b[0] || a[0] == b[0] && a[1] > b[1] }
 
 // skipDigits returns the index of the first byte at or after i that is not
 // an ASCII digit.

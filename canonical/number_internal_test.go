@@ -1,11 +1,9 @@
 package canonical
 
 import (
-	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -153,37 +151,5 @@ func TestLongDecimalsInline(t *testing.T) {
 				t.Fatalf("StringifyJSON([%s]) = %s, %v; want %s", s, got, err, want)
 			}
 		}
-	}
-}
-
-// appendDigitValue (eight digits at a time) must agree with strconv for
-// every digit count and digit in every position.
-func TestAppendDigitValue(t *testing.T) {
-	digits := "0123456789"
-	for n := 0; n <= 19; n++ {
-		for _, d := range digits {
-			for pos := 0; pos < max(n, 1); pos++ {
-				b := []byte(strings.Repeat("9", n))
-				if n > 0 {
-					b[pos] = byte(d)
-				}
-				for split := 0; split <= n; split++ {
-					want := uint64(0)
-					if n > 0 {
-						v, err := strconv.ParseUint(string(b), 10, 64)
-						if err != nil {
-							t.Fatal(err)
-						}
-						want = v
-					}
-					if got := appendDigitValue(appendDigitValue(0, b[:split]), b[split:]); got != want {
-						t.Fatalf("appendDigitValue(%q | %q) = %d, want %d", b[:split], b[split:], got, want)
-					}
-				}
-			}
-		}
-	}
-	if got := eightDigits(binary.LittleEndian.Uint64([]byte("12345678"))); got != 12345678 {
-		t.Fatalf("eightDigits(12345678) = %d", got)
 	}
 }

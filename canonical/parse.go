@@ -2,6 +2,7 @@ package canonical
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -20,50 +21,58 @@ import (
 // out of order is put in order when it closes: its members already sit in
 // the output, and are moved as spans.
 type parser struct {
-	st       *state
+	*state
 	data     []byte
 	out      []byte // canonical text so far
 	from     int    // start of the pending run of canonical input
 	maxDepth int
-	objects  int  // open objects: while one is, its members may still move
-	stream   bool // finished output goes to st.w as soon as no object is open
+}
+
+// member is one member of an open object: the output span of `"key":value`
+// and its sort key, data[ks:ke] or, for keys whose raw text does not sort
+// as is, arena[ks:ke]. prefix holds the key's first eight bytes big-endian
+// (zero-padded), so that unequal prefixes order keys without a look at them.
+type member struct {
+	prefix     uint64
+	start, end uint32
+	ks, ke     uint32
+	inArena    bool
 }
 
 // canon validates data as one JSON text (JSON.parse grammar: surrounding
-// whitespace allowed, nothing else) and appends its canonical text to
-// st.buf. maxDepth bounds the nesting of containers. With stream set and
-// st.w not nil, finished output may be written to st.w instead. On error
-// st.buf holds partial output: callers discard it.
-func (st *state) canon(data []byte, maxDepth int, stream bool) error {
+// whitespace allowed, nothing else) and appends its canonical text to dst.
+// maxDepth bounds the nesting of containers. On error dst is returned.
+func (st *state) canon(dst, data []byte, maxDepth int) ([]byte, error) {
 	if uint64(len(data)) >= math.MaxUint32 {
-		return fmt.Errorf("%w: document larger than 4 GiB", ErrLimit)
+		return dst, fmt.Errorf("%w: document larger than 4 GiB", ErrLimit)
 	}
-	p := parser{st: st, data: data, out: st.buf, maxDepth: maxDepth, stream: stream && st.w != nil}
-	p.out = slices.Grow(p.out, len(data)+len(data)/16+64) // about the final size, at once
+	p := parser{state: st, data: data, maxDepth: maxDepth}
+	p.out = slices.Grow(dst, len(data)+len(data)/16+64) // about the final size, at once
 	i := skipSpace(data, 0)
 	p.from = i
 	i, err := p.value(i, 0)
+	if err == nil {
+		if end := skipSpace(data, i); end != len(data) {
+			err = syntaxError(data, end, "expecting end of input")
+		}
+	}
 	if err != nil {
-		return err
+		return p.out[:len(dst)], err
 	}
-	if end := skipSpace(data, i); end != len(data) {
-		return syntaxError(data, end, "expecting end of input")
-	}
-	st.buf = append(p.out, data[p.from:i]...)
-	return nil
+	return append(p.out, data[p.from:i]...), nil
 }
 
 // pos is the output offset data[i] will have once the pending run is copied.
 func (p *parser) pos(i int) int { return len(p.out) + i - p.from }
 
-// rewrite copies the pending run up to data[i], where text the caller
+// flush copies the pending run up to data[i], where text the caller
 // rewrites begins; the caller then appends it and sets from past it.
-func (p *parser) rewrite(i int) { p.out = append(p.out, p.data[p.from:i]...) }
+func (p *parser) flush(i int) { p.out = append(p.out, p.data[p.from:i]...) }
 
 // space skips the whitespace at data[i], which is not copied.
 func (p *parser) space(i int) int {
 	if i < len(p.data) && p.data[i] <= ' ' {
-		p.rewrite(i)
+		p.flush(i)
 		i = skipSpace(p.data, i)
 		p.from = i
 	}
@@ -73,59 +82,50 @@ func (p *parser) space(i int) int {
 // value canonicalises the value at data[i], inside depth containers, and
 // returns the index just past it.
 func (p *parser) value(i, depth int) (int, error) {
-	data := p.data
-	if i >= len(data) {
-		return 0, syntaxError(data, i, "expecting a value")
+	if i >= len(p.data) {
+		return 0, syntaxError(p.data, i, "expecting a value")
 	}
-	switch c := data[i]; {
+	switch c := p.data[i]; {
 	case c == '"':
-		return p.str(i)
-	case c == '[':
-		return p.array(i, depth+1)
-	case c == '{':
+		end, flags, err := scanString(p.data, i)
+		if flags&flagRewrite != 0 {
+			p.rewriteString(i, end)
+		}
+		return end, err
+	case c == '[' || c == '{':
+		if depth >= p.maxDepth {
+			return 0, fmt.Errorf("%w: nesting deeper than %d", ErrLimit, MaxDepth)
+		}
+		if c == '[' {
+			return p.array(i, depth+1)
+		}
 		return p.object(i, depth+1)
 	case c == '-' || c >= '0' && c <= '9':
 		return p.number(i)
 	}
-	return literal(data, i)
+	for _, lit := range [...]string{"true", "false", "null"} {
+		if len(p.data)-i >= len(lit) && string(p.data[i:i+len(lit)]) == lit {
+			return i + len(lit), nil
+		}
+	}
+	return 0, syntaxError(p.data, i, "expecting a value")
 }
 
-// literal reads true, false or null.
-func literal(data []byte, i int) (int, error) {
-	if w := string(data[i:min(i+4, len(data))]); w == "true" || w == "null" {
-		return i + 4, nil
-	}
-	if string(data[i:min(i+5, len(data))]) == "false" {
-		return i + 5, nil
-	}
-	return 0, syntaxError(data, i, "expecting a value")
-}
-
-func (p *parser) str(i int) (int, error) {
-	end, flags, err := scanString(p.data, i)
-	if err != nil {
-		return 0, err
-	}
-	if flags&flagCopy == 0 {
-		p.rewrite(i)
-		p.out = appendCanonicalString(p.out, p.data[i+1:end-1])
-		p.from = end
-	}
-	return end, nil
+func (p *parser) rewriteString(i, end int) {
+	p.flush(i)
+	p.out = appendCanonicalString(p.out, p.data[i+1:end-1])
+	p.from = end
 }
 
 func (p *parser) number(i int) (int, error) {
-	if end := plainNumber(p.data, i); end > 0 {
-		return end, nil
-	}
-	end, copyEnd, ok := scanNumber(p.data, i)
+	end, keep, ok := scanNumber(p.data, i)
 	if !ok {
 		return 0, syntaxError(p.data, end, "malformed number")
 	}
-	if copyEnd != end {
-		p.rewrite(i)
-		if copyEnd > 0 {
-			p.out = append(p.out, p.data[i:copyEnd]...)
+	if keep != end {
+		p.flush(i)
+		if keep > 0 {
+			p.out = append(p.out, p.data[i:keep]...)
 		} else {
 			p.out = appendNumberText(p.out, p.data[i:end])
 		}
@@ -134,42 +134,8 @@ func (p *parser) number(i int) (int, error) {
 	return end, nil
 }
 
-// plainNumber returns the end of the number at data[i] when it is one
-// that JavaScript prints as written and that needs no closer look (an
-// integer or a decimal of up to 15 significant digits, no exponent, no
-// leading zero, no trailing fraction zero), and 0 otherwise.
-func plainNumber(data []byte, i int) int {
-	d := i
-	if data[d] == '-' {
-		d++
-	}
-	if d >= len(data) || data[d] < '1' || data[d] > '9' {
-		return 0
-	}
-	end := skipDigits(data, d+1)
-	digits := end - d
-	if end < len(data) && data[end] == '.' {
-		end = skipDigits(data, end+1)
-		if data[end-1] == '.' || data[end-1] == '0' {
-			return 0
-		}
-		digits = end - d - 1
-	}
-	if digits > 15 || end < len(data) && data[end]|0x20 == 'e' {
-		return 0
-	}
-	return end
-}
-
-func errDepth() error {
-	return fmt.Errorf("%w: nesting deeper than %d", ErrLimit, MaxDepth)
-}
-
 // array canonicalises the array opening at data[i].
 func (p *parser) array(i, depth int) (int, error) {
-	if depth > p.maxDepth {
-		return 0, errDepth()
-	}
 	i = p.space(i + 1)
 	if i < len(p.data) && p.data[i] == ']' {
 		return i + 1, nil
@@ -183,9 +149,6 @@ func (p *parser) array(i, depth int) (int, error) {
 		if i, closed, err = p.next(i, ']'); err != nil || closed {
 			return i, err
 		}
-		if p.stream && p.objects == 0 && p.pos(i) >= flushSize {
-			p.flush(i)
-		}
 	}
 }
 
@@ -193,43 +156,27 @@ func (p *parser) array(i, depth int) (int, error) {
 // whitespace after it) or the container's closer, and returns the index
 // past them.
 func (p *parser) next(i int, closer byte) (next int, closed bool, err error) {
-	data := p.data
 	i = p.space(i)
 	switch {
-	case i >= len(data):
-		return 0, false, syntaxError(data, i, "unterminated container")
-	case data[i] == ',':
+	case i >= len(p.data):
+		return 0, false, syntaxError(p.data, i, "unterminated container")
+	case p.data[i] == ',':
 		return p.space(i + 1), false, nil
-	case data[i] == closer:
+	case p.data[i] == closer:
 		return i + 1, true, nil
 	}
-	return 0, false, separatorError(data, i, closer)
-}
-
-func separatorError(data []byte, i int, closer byte) error {
-	return syntaxError(data, i, fmt.Sprintf("expecting ',' or '%c'", closer))
-}
-
-// flush hands the finished output up to data[i] to the writer.
-func (p *parser) flush(i int) {
-	p.st.write(p.out)
-	p.st.write(p.data[p.from:i])
-	p.out, p.from = p.out[:0], i
+	return 0, false, syntaxError(p.data, i, fmt.Sprintf("expecting ',' or '%c'", closer))
 }
 
 // object canonicalises the object opening at data[i].
 func (p *parser) object(i, depth int) (int, error) {
-	if depth > p.maxDepth {
-		return 0, errDepth()
-	}
-	st, data := p.st, p.data
+	data := p.data
 	start := p.pos(i) // of the opening brace
-	base, arenaBase := len(st.members), len(st.arena)
+	base, arenaBase := len(p.members), len(p.arena)
 	i = p.space(i + 1)
 	if i < len(data) && data[i] == '}' {
 		return i + 1, nil
 	}
-	p.objects++
 	sorted := true // members so far in strictly increasing key order
 	for {
 		var closed bool
@@ -237,10 +184,10 @@ func (p *parser) object(i, depth int) (int, error) {
 		if i, err = p.key(i); err != nil {
 			return 0, err
 		}
-		if n := len(st.members); n-1 > base {
-			prev, m := &st.members[n-2], &st.members[n-1]
+		if n := len(p.members); n-1 > base {
+			prev, m := &p.members[n-2], &p.members[n-1]
 			prev.end = m.start - 1 // at the comma
-			sorted = sorted && p.before(prev, m)
+			sorted = sorted && p.less(prev, m)
 		}
 		if i = p.space(i); i >= len(data) || data[i] != ':' {
 			return 0, syntaxError(data, i, "expecting ':'")
@@ -252,13 +199,12 @@ func (p *parser) object(i, depth int) (int, error) {
 			return 0, err
 		}
 		if closed {
-			ms := st.members[base:]
+			ms := p.members[base:]
 			ms[len(ms)-1].end = uint32(p.pos(i - 1))
 			if !sorted {
 				p.reorder(start, i-1, ms)
 			}
-			st.members, st.arena = st.members[:base], st.arena[:arenaBase]
-			p.objects--
+			p.members, p.arena = p.members[:base], p.arena[:arenaBase]
 			return i, nil
 		}
 	}
@@ -267,26 +213,18 @@ func (p *parser) object(i, depth int) (int, error) {
 // key reads the member key at data[i] and pushes its member (its end is
 // set later); it returns the index past the key.
 func (p *parser) key(i int) (int, error) {
-	st, data := p.st, p.data
+	data := p.data
 	if i >= len(data) || data[i] != '"' {
 		return 0, syntaxError(data, i, "expecting a string key")
 	}
-	// The member is filled in place: reslicing stores only a length, where
-	// appending a built member stores the slice (a write barrier) and the
-	// whole struct.
-	if len(st.members) == cap(st.members) {
-		st.members = slices.Grow(st.members, 1)
-	}
-	st.members = st.members[:len(st.members)+1]
-	m := &st.members[len(st.members)-1]
-	m.start, m.ks, m.end = uint32(p.pos(i)), uint32(i+1), 0
+	m := member{start: uint32(p.pos(i)), ks: uint32(i + 1)}
 	if i+9 <= len(data) {
 		// A key of up to seven plain ASCII bytes, the common case: the
 		// first byte a string scanner would stop at is the closing quote.
-		w := loadWord(data, i+1)
+		w := binary.LittleEndian.Uint64(data[i+1:])
 		if z := bits.TrailingZeros64(specialMask(w)) &^ 7; z < 64 && byte(w>>z) == '"' {
-			m.ke, m.flags = m.ks+uint32(z>>3), memberASCII
-			m.prefix = bits.ReverseBytes64(w) &^ (^uint64(0) >> z)
+			m.ke, m.prefix = m.ks+uint32(z>>3), bits.ReverseBytes64(w)&^(^uint64(0)>>z)
+			p.members = append(p.members, m)
 			return int(m.ke) + 1, nil
 		}
 	}
@@ -295,52 +233,90 @@ func (p *parser) key(i int) (int, error) {
 		return 0, err
 	}
 	m.ke = uint32(end - 1)
-	switch {
-	case flags&(flagEscaped|flagInvalid) != 0:
-		// Compared by its decoded text, which lives in the arena.
-		ks := len(st.arena)
-		st.arena = appendDecodedKey(st.arena, data[i+1:end-1])
-		m.ks, m.ke, m.flags = uint32(ks), uint32(len(st.arena)), memberArena
-		if bytes.IndexByte(st.arena[ks:], 0xed) >= 0 {
-			m.flags |= memberSurrogate // maybe; the full comparison decides
-		}
-		m.prefix = sortPrefix(st.arena, m.ks, m.ke, false)
-	case flags&flagASCII != 0:
-		m.flags = memberASCII
-		m.prefix = sortPrefix(data, m.ks, m.ke, true)
-	default:
-		m.flags = 0
-		m.prefix = sortPrefix(data, m.ks, m.ke, false)
+	key := data[i+1 : end-1]
+	if flags&flagDecode != 0 {
+		m.ks, m.inArena = uint32(len(p.arena)), true
+		p.arena = appendSortKey(p.arena, key)
+		m.ke = uint32(len(p.arena))
+		key = p.arena[m.ks:]
 	}
-	if flags&flagCopy == 0 {
-		p.rewrite(i)
-		p.out = appendCanonicalString(p.out, data[i+1:end-1])
-		p.from = end
+	// The first eight bytes, read at once where the text goes on that far.
+	var w [8]byte
+	if src := data; m.inArena || len(src)-i-1 < 8 {
+		copy(w[:], key)
+	} else {
+		w = [8]byte(src[i+1 : i+9])
+	}
+	m.prefix = binary.BigEndian.Uint64(w[:]) &^ (^uint64(0) >> (8 * min(len(key), 8)))
+	p.members = append(p.members, m)
+	if flags&flagRewrite != 0 {
+		p.rewriteString(i, end)
 	}
 	return end, nil
 }
 
+func (p *parser) keyText(m *member) []byte {
+	if m.inArena {
+		return p.arena[m.ks:m.ke]
+	}
+	return p.data[m.ks:m.ke]
+}
+
+// compare orders two members by key.
+func (p *parser) compare(a, b *member) int {
+	if a.prefix != b.prefix {
+		return cmp.Compare(a.prefix, b.prefix)
+	}
+	return bytes.Compare(p.keyText(a), p.keyText(b))
+}
+
+func (p *parser) less(a, b *member) bool {
+	return a.prefix < b.prefix || a.prefix == b.prefix && p.compare(a, b) < 0
+}
+
 // reorder puts the members ms of the object whose braces are at output
-// offset start and data[closing] in key order.
+// offset start and data[closing] in key order, keeping only the last of
+// equal keys, as JSON.parse does.
 func (p *parser) reorder(start, closing int, ms []member) {
-	perm := p.order(ms)
-	st := p.st
-	switch {
-	case p.stream && p.objects == 1:
-		// No enclosing object can move this one: it goes straight to the
-		// writer, member by member.
-		p.rewrite(closing)
-		p.out = st.writeOrdered(p.out, start, ms, perm)
-	case start >= len(p.out):
+	perm := p.perm[:0]
+	for k := range ms {
+		perm = append(perm, uint32(k))
+	}
+	p.perm = perm
+	// Stable, so that equal keys stay in document order. Most objects are
+	// small, and an insertion sort that mostly compares prefixes is
+	// quickest for them.
+	if len(perm) > 16 {
+		slices.SortStableFunc(perm, func(a, b uint32) int { return p.compare(&ms[a], &ms[b]) })
+	}
+	for k := 1; k < len(perm) && len(perm) <= 16; k++ {
+		x, j := perm[k], k
+		for ; j > 0 && p.less(&ms[x], &ms[perm[j-1]]); j-- {
+			perm[j] = perm[j-1]
+		}
+		perm[j] = x
+	}
+	var src []byte // holds the members' text, at their output offsets + off
+	off := p.from - len(p.out)
+	if start >= len(p.out) {
 		// The whole object is still pending input: its members are
 		// copied from there once, in order.
-		off := p.from - len(p.out) // data index of an output offset
 		p.out = append(p.out, p.data[p.from:start+off+1]...)
-		p.out = appendOrdered(p.out, p.data, off, ms, perm)
-	default:
-		p.rewrite(closing)
-		st.tmp = append(st.tmp[:0], p.out[start+1:]...)
-		p.out = appendOrdered(p.out[:start+1], st.tmp, -(start + 1), ms, perm)
+		src = p.data
+	} else {
+		p.flush(closing)
+		p.tmp = append(p.tmp[:0], p.out[start+1:]...)
+		p.out = p.out[:start+1]
+		src, off = p.tmp, -(start + 1)
+	}
+	for k, x := range perm {
+		if k+1 < len(perm) && !p.less(&ms[x], &ms[perm[k+1]]) {
+			continue // a later duplicate wins
+		}
+		if len(p.out) > start+1 {
+			p.out = append(p.out, ',')
+		}
+		p.out = append(p.out, src[int(ms[x].start)+off:int(ms[x].end)+off]...)
 	}
 	p.from = closing // the brace is still to be copied
 }
@@ -360,23 +336,3 @@ func syntaxError(data []byte, i int, what string) error {
 	}
 	return fmt.Errorf("%w: unexpected %q at offset %d (%s)", ErrInvalidJSON, data[i], i, what)
 }
-
-// lanes01 and lanes80 are one byte value repeated in every lane of a uint64.
-const (
-	lanes01 = 0x0101010101010101
-	lanes80 = 0x8080808080808080
-)
-
-// specialMask flags, in the high bit of each lane, the bytes of x that a
-// JSON string scanner must look at: '"', '\\', control characters and
-// non-ASCII bytes. Borrows only propagate upwards, so the lowest flagged lane
-// is always a real hit (higher lanes may be false positives).
-func specialMask(x uint64) uint64 {
-	q := x ^ (0x22 * lanes01)
-	b := x ^ (0x5c * lanes01)
-	return (((x-0x20*lanes01)|(q-lanes01)|(b-lanes01))&^x | x) & lanes80
-}
-
-// loadWord reads eight bytes at data[i:] little-endian (the caller ensures
-// they exist).
-func loadWord(data []byte, i int) uint64 { return binary.LittleEndian.Uint64(data[i : i+8]) }
