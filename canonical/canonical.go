@@ -30,43 +30,38 @@ const MaxDepth = 10000
 // data decoded by a WHATWG UTF-8 decoder (each maximal invalid sequence
 // becomes one U+FFFD).
 func StringifyJSON(data []byte) (string, error) {
-	st := getState()
-	defer putState(st)
-	out, err := st.canon(st.buf[:0], data, MaxDepth)
-	if err != nil {
-		return "", err
-	}
-	st.buf = out
-	return string(out), nil
+	return withCanon(data, func(out []byte) (string, error) { return string(out), nil })
 }
 
 // AppendJSON appends the canonical text of the raw JSON document data to dst.
 // On error dst is returned unchanged.
 func AppendJSON(dst, data []byte) ([]byte, error) {
-	st := getState()
-	defer putState(st)
-	// Built aside, so that on error not even dst's spare capacity is touched.
-	out, err := st.canon(st.buf[:0], data, MaxDepth)
+	out, err := withCanon(data, func(out []byte) ([]byte, error) { return append(dst, out...), nil })
 	if err != nil {
 		return dst, err
 	}
-	st.buf = out
-	return append(dst, out...), nil
+	return out, nil
 }
 
 // WriteJSON writes the canonical text of the raw JSON document data to w.
 // The document is validated before the write, so nothing is written when it
 // is invalid (the text is therefore built in memory first).
 func WriteJSON(w io.Writer, data []byte) error {
+	_, err := withCanon(data, func(out []byte) (int, error) { return w.Write(out) })
+	return err
+}
+
+// withCanon passes the canonical text of data, in pooled memory, to use.
+func withCanon[T any](data []byte, use func([]byte) (T, error)) (T, error) {
 	st := getState()
 	defer putState(st)
 	out, err := st.canon(st.buf[:0], data, MaxDepth)
 	if err != nil {
-		return err
+		var zero T
+		return zero, err
 	}
 	st.buf = out
-	_, err = w.Write(out)
-	return err
+	return use(out)
 }
 
 // Stringify returns the canonical text of a Go value: that of the JSON
@@ -77,16 +72,10 @@ func Stringify(v any) (string, error) {
 	st := getState()
 	defer putState(st)
 	enc, err := st.encode(st.enc[:0], v, 0)
-	st.enc = enc
-	if err != nil {
+	if st.enc = enc; err != nil {
 		return "", err
 	}
-	out, err := st.canon(st.buf[:0], enc, MaxDepth)
-	if err != nil {
-		return "", err
-	}
-	st.buf = out
-	return string(out), nil
+	return StringifyJSON(enc)
 }
 
 // Checksum returns the lowercase hex SHA-256 of the canonical text of
@@ -105,11 +94,10 @@ func Checksum(tool string, args any) (string, error) {
 	st := getState()
 	defer putState(st)
 	enc, err := st.encode(st.enc[:0], args, 1) // args sits inside the {tool,args} object
-	st.enc = enc
-	if err != nil {
+	if st.enc = enc; err != nil {
 		return "", err
 	}
-	return st.checksum(tool, enc)
+	return ChecksumJSON(tool, enc)
 }
 
 // ChecksumJSON is Checksum for arguments given as raw JSON text, read as a

@@ -217,14 +217,20 @@ func (p *parser) key(i int) (int, error) {
 	if i >= len(data) || data[i] != '"' {
 		return 0, syntaxError(data, i, "expecting a string key")
 	}
-	m := member{start: uint32(p.pos(i)), ks: uint32(i + 1)}
+	// Filled in place: reslicing stores only a length, where appending a
+	// built member stores the whole slice (with a write barrier) and struct.
+	if len(p.members) == cap(p.members) {
+		p.members = slices.Grow(p.members, 1)
+	}
+	p.members = p.members[:len(p.members)+1]
+	m := &p.members[len(p.members)-1]
+	*m = member{start: uint32(p.pos(i)), ks: uint32(i + 1)}
 	if i+9 <= len(data) {
 		// A key of up to seven plain ASCII bytes, the common case: the
 		// first byte a string scanner would stop at is the closing quote.
 		w := binary.LittleEndian.Uint64(data[i+1:])
 		if z := bits.TrailingZeros64(specialMask(w)) &^ 7; z < 64 && byte(w>>z) == '"' {
 			m.ke, m.prefix = m.ks+uint32(z>>3), bits.ReverseBytes64(w)&^(^uint64(0)>>z)
-			p.members = append(p.members, m)
 			return int(m.ke) + 1, nil
 		}
 	}
@@ -240,15 +246,9 @@ func (p *parser) key(i int) (int, error) {
 		m.ke = uint32(len(p.arena))
 		key = p.arena[m.ks:]
 	}
-	// The first eight bytes, read at once where the text goes on that far.
-	var w [8]byte
-	if src := data; m.inArena || len(src)-i-1 < 8 {
-		copy(w[:], key)
-	} else {
-		w = [8]byte(src[i+1 : i+9])
-	}
-	m.prefix = binary.BigEndian.Uint64(w[:]) &^ (^uint64(0) >> (8 * min(len(key), 8)))
-	p.members = append(p.members, m)
+	var w [8]byte // zero-padded
+	copy(w[:], key)
+	m.prefix = binary.BigEndian.Uint64(w[:])
 	if flags&flagRewrite != 0 {
 		p.rewriteString(i, end)
 	}

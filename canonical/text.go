@@ -76,28 +76,20 @@ func specialMask(x uint64) uint64 {
 // scanEscape validates the escape at data[i] == '\\' and returns its
 // length and whether JSON.stringify writes it that way.
 func scanEscape(data []byte, i int) (size int, canon bool, err error) {
-	if i+1 >= len(data) {
-		return 0, false, syntaxError(data, i+1, "unterminated escape")
+	if i+1 < len(data) && strings.IndexByte(`"\\/bfnrt`, data[i+1]) >= 0 {
+		return 2, data[i+1] != '/', nil
 	}
-	switch data[i+1] {
-	case '"', '\\', 'b', 'f', 'n', 'r', 't':
-		return 2, true, nil
-	case '/':
-		return 2, false, nil
-	case 'u':
-		var b [2]byte
-		if i+6 > len(data) {
-			return 0, false, syntaxError(data, len(data), "short \\u escape")
-		}
-		if _, err := hex.Decode(b[:], data[i+2:i+6]); err != nil {
-			return 0, false, syntaxError(data, i+2, "bad \\u escape")
-		}
-		// JSON.stringify writes lowercase \u00xx for the control characters
-		// without a short form, and everything else literally.
-		upper := bytes.ContainsAny(data[i+2:i+6], "ABCDEF")
-		return 6, b[0] == 0 && b[1] < 0x20 && !strings.ContainsRune(shortEscapes, rune(b[1])) && !upper, nil
+	var b [2]byte
+	if i+6 > len(data) || data[i+1] != 'u' {
+		return 0, false, syntaxError(data, i+1, "bad escape")
 	}
-	return 0, false, syntaxError(data, i+1, "bad escape")
+	if _, err := hex.Decode(b[:], data[i+2:i+6]); err != nil {
+		return 0, false, syntaxError(data, i+2, "bad \\u escape")
+	}
+	// JSON.stringify writes lowercase \u00xx for the control characters
+	// without a short form, and everything else literally.
+	upper := bytes.ContainsAny(data[i+2:i+6], "ABCDEF")
+	return 6, b[0] == 0 && b[1] < 0x20 && !strings.ContainsRune(shortEscapes, rune(b[1])) && !upper, nil
 }
 
 // shortEscapes are the control characters JSON.stringify escapes by name,

@@ -33,10 +33,6 @@ func (st *state) encode(dst []byte, v any, depth int) ([]byte, error) {
 		}
 		// The shortest float32 digits, which JSON readers take as a double.
 		return strconv.AppendFloat(dst, float64(x), 'g', -1, 32), nil
-	case int:
-		return strconv.AppendInt(dst, int64(x), 10), nil
-	case int64:
-		return strconv.AppendInt(dst, x, 10), nil
 	case json.Number:
 		if x == "" {
 			return append(dst, '0'), nil // as encoding/json writes it
@@ -144,8 +140,7 @@ func marshalJSON(v any) (data []byte, err error) {
 			data, err = nil, fmt.Errorf("%w: encoding %T panicked: %v", ErrUnsupportedType, v, p)
 		}
 	}()
-	data, err = json.Marshal(v)
-	if err != nil {
+	if data, err = json.Marshal(v); err != nil {
 		return nil, marshalError(err)
 	}
 	return data, nil
