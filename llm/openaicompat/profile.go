@@ -7,17 +7,22 @@ import (
 )
 
 // Profile is what the adapter must know about one server's dialect of
-// Chat Completions. Reading is the same for every server (reasoning comes
-// from reasoning_content or reasoning, reasoning_details and extra_content
-// are kept); profiles differ only in what is sent.
+// Chat Completions. Reading is the same for every server: reasoning comes
+// from reasoning_content (DeepSeek, llama.cpp, vLLM before 0.11) or
+// reasoning (vLLM 0.11 and later, Ollama, OpenRouter, Groq), and
+// reasoning_details and extra_content are kept. Profiles differ only in
+// what is sent.
 //
 // The built-in profiles:
 //
-//	profile     chosen for base URL host           sends back
-//	OpenAI      api.openai.com                      nothing extra; max_completion_tokens
-//	Ollama      port 11434                          nothing extra
-//	VLLM        (explicitly)                        nothing extra
-//	LlamaCpp    (explicitly)                        nothing extra
+//	profile     chosen for base URL host           sends
+//	OpenAI      api.openai.com                      max_completion_tokens
+//	Ollama      port 11434                          nothing extra (the server ignores tool_choice)
+//	VLLM        (explicitly)                        nothing extra (tool_choice "auto" needs the server's
+//	                                                --enable-auto-tool-choice and --tool-call-parser)
+//	LlamaCpp    (explicitly)                        reasoning_content on assistant turns with tool calls
+//	                                                (its chat templates read it); a named tool choice as
+//	                                                "required" with only that tool offered
 //	Groq        api.groq.com                        nothing extra (it rejects reasoning fields)
 //	OpenRouter  openrouter.ai                       reasoning_details on assistant turns
 //	DeepSeek    api.deepseek.com                    reasoning_content on assistant turns with tool calls
@@ -41,6 +46,10 @@ type Profile struct {
 	// NoStreamUsage leaves out stream_options.include_usage (for servers
 	// that reject stream_options).
 	NoStreamUsage bool
+	// NamedChoiceAsRequired sends a tool choice naming a tool as
+	// tool_choice "required" with only that tool offered, for servers that
+	// take the string forms only (llama.cpp reads a named choice as auto).
+	NamedChoiceAsRequired bool
 }
 
 // Built-in profiles; see [Profile].
@@ -48,7 +57,7 @@ var (
 	OpenAI     = Profile{Name: "openai", MaxCompletionTokens: true}
 	Ollama     = Profile{Name: "ollama"}
 	VLLM       = Profile{Name: "vllm"}
-	LlamaCpp   = Profile{Name: "llama.cpp"}
+	LlamaCpp   = Profile{Name: "llama.cpp", ReasoningContent: true, NamedChoiceAsRequired: true}
 	Groq       = Profile{Name: "groq"}
 	OpenRouter = Profile{Name: "openrouter", ReasoningDetails: true}
 	DeepSeek   = Profile{Name: "deepseek", ReasoningContent: true}

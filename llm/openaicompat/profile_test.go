@@ -17,7 +17,7 @@ import (
 // TestProfilesReplay sends the same history (a response that reasoned and
 // called a tool, with OpenRouter reasoning_details and a Gemini thought
 // signature) to each profile; the golden bodies show what each server gets
-// back: reasoning_content for DeepSeek, reasoning_details for OpenRouter,
+// back: reasoning_content for DeepSeek and llama.cpp, reasoning_details for OpenRouter,
 // extra_content for Gemini, and none of them for the others (Groq rejects
 // reasoning fields).
 func TestProfilesReplay(t *testing.T) {
@@ -85,5 +85,67 @@ func TestAttachments(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, body.Messages[0].Content); diff != "" {
 		t.Errorf("user content (-want +got):\n%s", diff)
+	}
+}
+
+// TestNamedToolChoice: a choice naming a tool goes as a named tool_choice,
+// except to llama.cpp, which reads only the string forms: it gets
+// "required" with only that tool offered (unless the tool is not offered).
+func TestNamedToolChoice(t *testing.T) {
+	tools := []forge.Definition{{Name: "weather"}, {Name: "clock"}}
+	tests := []struct {
+		profile        Profile
+		choice         string
+		wantChoice     string
+		wantToolsNamed []string
+	}{
+		{Generic, "clock", `{"function":{"name":"clock"},"type":"function"}`, []string{"weather", "clock"}},
+		{VLLM, "clock", `{"function":{"name":"clock"},"type":"function"}`, []string{"weather", "clock"}},
+		{LlamaCpp, "clock", `"required"`, []string{"clock"}},
+		{LlamaCpp, "auto", `"auto"`, []string{"weather", "clock"}},
+		{LlamaCpp, "gone", `{"function":{"name":"gone"},"type":"function"}`, []string{"weather", "clock"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.profile.Name+" "+tt.choice, func(t *testing.T) {
+			s := newServer(t, sseReply("data: [DONE]\n\n"))
+			p := tt.profile
+			m := newModel(t, Config{BaseURL: s.URL, Profile: &p, ToolChoice: tt.choice})
+			run(t, m, &llm.Request{Tools: tools, Timeline: []dispatch.Entry{userMessage(t, "u1", "hi")}})
+			var body struct {
+				ToolChoice json.RawMessage `json:"tool_choice"`
+				Tools      []struct{ Function struct{ Name string } }
+			}
+			if err := json.Unmarshal(s.Body(0), &body); err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, tl := range body.Tools {
+				names = append(names, tl.Function.Name)
+			}
+			if string(body.ToolChoice) != tt.wantChoice || !cmp.Equal(names, tt.wantToolsNamed) {
+				t.Errorf("tool_choice %s, tools %v; want %s, %v", body.ToolChoice, names, tt.wantChoice, tt.wantToolsNamed)
+			}
+		})
+	}
+}
+
+// TestReasoningFields: vLLM streams reasoning as "reasoning" since 0.11 and
+// as "reasoning_content" before, llama.cpp as "reasoning_content"; both
+// read as reasoning under their profiles.
+func TestReasoningFields(t *testing.T) {
+	for _, tt := range []struct {
+		profile Profile
+		field   string
+	}{{VLLM, "reasoning"}, {VLLM, "reasoning_content"}, {LlamaCpp, "reasoning_content"}} {
+		t.Run(tt.profile.Name+" "+tt.field, func(t *testing.T) {
+			s := newServer(t, sseReply(
+				`data: {"choices":[{"index":0,"delta":{"role":"assistant","content":null,"`+tt.field+`":"Think."}}]}`+"\n\n"+
+					`data: {"choices":[{"index":0,"delta":{"content":"Hi."},"finish_reason":"stop"}]}`+"\n\n"+"data: [DONE]\n\n"))
+			p := tt.profile
+			got := run(t, newModel(t, Config{BaseURL: s.URL, Profile: &p}), nil)
+			if got.Err != nil || got.Reasoning != "Think." || got.Text != "Hi." || got.Stop != llm.StopEnd {
+				t.Errorf("got %v", got)
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/internal/wire"
 	"github.com/ebbforge/adk/media"
@@ -83,7 +84,8 @@ func (m *Model) encode(ctx context.Context, req *llm.Request, stream bool) ([]by
 		}
 	}
 	if !req.Final && len(req.Tools) > 0 {
-		for _, t := range req.Tools {
+		tools, choice := m.toolsAndChoice(req.Tools)
+		for _, t := range tools {
 			params := t.Parameters
 			if len(params) == 0 || string(params) == "null" {
 				params = emptySchema
@@ -91,7 +93,7 @@ func (m *Model) encode(ctx context.Context, req *llm.Request, stream bool) ([]by
 			body.Tools = append(body.Tools, chatTool{Type: "function",
 				Function: chatToolDef{Name: t.Name, Description: t.Description, Parameters: params}})
 		}
-		body.ToolChoice = toolChoice(m.cfg.ToolChoice)
+		body.ToolChoice = choice
 		body.ParallelToolCalls = m.cfg.ParallelToolCalls
 	}
 	out, err := json.Marshal(body)
@@ -99,6 +101,23 @@ func (m *Model) encode(ctx context.Context, req *llm.Request, stream bool) ([]by
 		return nil, err
 	}
 	return wire.MergeExtra(out, req.Options.Extra), nil
+}
+
+// toolsAndChoice are the tools to offer and the tool_choice to send. A
+// choice naming an offered tool goes, under a profile with
+// NamedChoiceAsRequired, as "required" with only that tool offered.
+func (m *Model) toolsAndChoice(tools []forge.Definition) ([]forge.Definition, json.RawMessage) {
+	c := m.cfg.ToolChoice
+	switch {
+	case !m.profile.NamedChoiceAsRequired, c == "", c == "auto", c == "none", c == "required":
+		return tools, toolChoice(c)
+	}
+	for _, t := range tools {
+		if t.Name == c {
+			return []forge.Definition{t}, toolChoice("required")
+		}
+	}
+	return tools, toolChoice(c)
 }
 
 // toolChoice is the wire form of Config.ToolChoice: a mode as a string, any

@@ -3,6 +3,7 @@ package openaicompat_test
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,5 +61,33 @@ func TestRunnerMidStreamError(t *testing.T) {
 	got := wiretest.RunTurn(t, m)
 	if got.Status != turnrunner.TurnFailed || !errors.Is(got.Err, llm.ErrServer) || got.Failed != "Let me" || got.Answer != "" || s.Requests() != 1 {
 		t.Fatalf("turn: %+v, requests %d", got, s.Requests())
+	}
+}
+
+// TestRunnerLengthCutsToolCall: a response cut off by finish_reason
+// "length" in the middle of a tool call's arguments: the runner never runs
+// the half call, reports the truncation, tells the model its call did not
+// run, and the model answers next.
+func TestRunnerLengthCutsToolCall(t *testing.T) {
+	s := wiretest.NewServer(t,
+		wiretest.SSE(frame(
+			`{"choices":[{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"weather","arguments":""}}]}}]}`,
+			`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"city\": \"Pa"}}]}}]}`,
+			`{"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}`)),
+		wiretest.SSE(frame(`{"choices":[{"index":0,"delta":{"role":"assistant","content":"Done."},"finish_reason":"stop"}]}`)),
+	)
+	m, err := openaicompat.New(openaicompat.Config{BaseURL: s.URL + "/v1", Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := wiretest.RunTurn(t, m)
+	if got.Status != turnrunner.TurnCompleted || got.ToolRuns != 0 || got.ToolInput != "" || got.Answer != "Done." || !slices.Contains(got.Warnings, "truncated") {
+		t.Fatalf("turn: %+v", got)
+	}
+	last := string(s.Body(1))
+	for _, want := range []string{`"tool_call_id":"call_1"`, "max_tokens", `"arguments":"{}"`} {
+		if !strings.Contains(last, want) {
+			t.Errorf("last request lacks %s:\n%s", want, last)
+		}
 	}
 }
