@@ -81,7 +81,7 @@
 // # Tokens
 //
 // A [Tokenizable] is text (static, or computed from the dispatch [Scope]
-// by an [Evaluator]) with cached token estimates per [Encoding]: BPE counts
+// by a function) with cached token estimates per [Encoding]: BPE counts
 // for the OpenAI encodings (embedded vocabularies, offline) and
 // ceil(UTF-16 length / 3.5) for claude. Custom encodings go in an
 // [Estimators] set; forge keeps no global mutable state.

@@ -122,14 +122,18 @@ func ExampleRegistry() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(merged.Names(), "hidden:", merged.IsHidden("admin"))
+	fmt.Println(len(merged.All()), "tools,", len(merged.Visible()), "visible")
 	merged.PruneEphemeral()
-	fmt.Println(merged.Names())
+	var kept []string
+	for _, t := range merged.All() {
+		kept = append(kept, t.Name())
+	}
+	fmt.Println(kept)
 	// Output:
 	// offered: search
 	// offered: fetch
 	// true
-	// [search fetch admin notes] hidden: true
+	// 4 tools, 3 visible
 	// [fetch admin notes]
 }
 

@@ -81,37 +81,12 @@ func (r *Registry) Get(name string) (*Tool, bool) {
 	return t, ok
 }
 
-// Has reports whether name is registered.
-func (r *Registry) Has(name string) bool {
-	_, ok := r.Get(name)
-	return ok
-}
-
-// Len is the number of tools.
-func (r *Registry) Len() int {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return len(r.order)
-}
-
-// Names returns every tool name in insertion order.
-func (r *Registry) Names() []string {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return slices.Clone(r.order)
-}
-
 // All returns every tool in insertion order, hidden ones included.
 func (r *Registry) All() []*Tool { return r.filter(func(string) bool { return true }) }
 
 // Visible returns the tools not hidden, in order: what the model is offered.
 func (r *Registry) Visible() []*Tool {
 	return r.filter(func(n string) bool { _, h := r.hidden[n]; return !h })
-}
-
-// Hidden returns the hidden tools, in order.
-func (r *Registry) Hidden() []*Tool {
-	return r.filter(func(n string) bool { _, h := r.hidden[n]; return h })
 }
 
 func (r *Registry) filter(keep func(name string) bool) []*Tool {
@@ -124,14 +99,6 @@ func (r *Registry) filter(keep func(name string) bool) []*Tool {
 		}
 	}
 	return out
-}
-
-// IsHidden reports whether name is in the hidden set (registered or not).
-func (r *Registry) IsHidden(name string) bool {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	_, ok := r.hidden[name]
-	return ok
 }
 
 // Hide hides names (unknown names are remembered for later).
@@ -157,21 +124,6 @@ func (r *Registry) Unhide(names ...string) {
 	for _, n := range names {
 		delete(r.hidden, n)
 	}
-}
-
-// SetHidden replaces the hidden set with names.
-func (r *Registry) SetHidden(names ...string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.hidden = nil
-	r.hide(names)
-}
-
-// ClearHidden unhides every tool.
-func (r *Registry) ClearHidden() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.hidden = nil
 }
 
 // PruneEphemeral drops every ephemeral tool and its hidden entry. It is

@@ -24,13 +24,8 @@ const (
 	EncodingClaude   Encoding = "claude"
 )
 
-// BuiltinEncodings lists the encodings EstimateTokens knows, in a fixed order.
-func BuiltinEncodings() []Encoding {
-	return []Encoding{EncodingGPT2, EncodingR50K, EncodingP50K, EncodingP50KEdit, EncodingCL100K, EncodingO200K, EncodingClaude}
-}
-
-// IsBuiltin reports whether enc is a built-in encoding.
-func (enc Encoding) IsBuiltin() bool {
+// builtin reports whether enc is a built-in encoding.
+func (enc Encoding) builtin() bool {
 	switch enc {
 	case EncodingGPT2, EncodingR50K, EncodingP50K, EncodingP50KEdit, EncodingCL100K, EncodingO200K, EncodingClaude:
 		return true
@@ -38,12 +33,11 @@ func (enc Encoding) IsBuiltin() bool {
 	return false
 }
 
-// Evaluator produces the text of a dynamic Tokenizable. scope is nil when the
-// value is rendered outside a dispatch.
-type Evaluator func(scope Scope) (string, error)
+// evaluator produces the text of a dynamic Tokenizable.
+type evaluator = func(scope Scope) (string, error)
 
-// EstimatorFunc counts the tokens of text under one encoding.
-type EstimatorFunc func(text string) (int, error)
+// estimator counts the tokens of text under one encoding.
+type estimator = func(text string) (int, error)
 
 // Tokenizable is a text value with cached token estimates per encoding.
 // Safe for concurrent use.
@@ -60,7 +54,7 @@ type Tokenizable struct {
 	// while another goroutine renders.
 	mu    sync.Mutex
 	value string
-	eval  Evaluator
+	eval  evaluator
 	cache map[Encoding]cacheEntry
 	// readOnly marks a ToolCall's own text (see sealedCopy): UnmarshalJSON
 	// refuses it. Set before the value is shared and never changed.
@@ -78,26 +72,18 @@ type cacheEntry struct {
 // NewTokenizable returns a static Tokenizable holding s.
 func NewTokenizable(s string) *Tokenizable { return &Tokenizable{value: s} }
 
-// NewDynamicTokenizable returns a Tokenizable whose text is computed by fn.
-// A nil fn renders as "".
-func NewDynamicTokenizable(fn Evaluator) *Tokenizable {
+// NewDynamicTokenizable returns a Tokenizable whose text is computed by fn
+// each time it is rendered; scope is nil when it is rendered outside a
+// dispatch. A nil fn renders as "".
+func NewDynamicTokenizable(fn func(scope Scope) (string, error)) *Tokenizable {
 	if fn == nil {
 		return &Tokenizable{}
 	}
 	return &Tokenizable{eval: fn}
 }
 
-// IsDynamic reports whether the text is computed by an Evaluator.
-func (t *Tokenizable) IsDynamic() bool {
-	if t == nil {
-		return false
-	}
-	_, eval := t.state()
-	return eval != nil
-}
-
 // state reads the text source under the lock.
-func (t *Tokenizable) state() (string, Evaluator) {
+func (t *Tokenizable) state() (string, evaluator) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.value, t.eval
@@ -194,7 +180,7 @@ func (t *Tokenizable) EstimateTokensWith(est *Estimators, enc Encoding, scope Sc
 	if t == nil {
 		return est.Estimate(text, enc)
 	}
-	var fn EstimatorFunc
+	var fn estimator
 	var src *Estimators // the set fn comes from; nil for a built-in
 	var gen uint64
 	if est != nil {
@@ -281,7 +267,7 @@ var codecs = map[Encoding]func() (tokenizer.Codec, error){
 // The zero value holds only the built-ins. Safe for concurrent use.
 type Estimators struct {
 	mu  sync.RWMutex
-	fns map[Encoding]EstimatorFunc
+	fns map[Encoding]estimator
 	gen uint64 // bumped on every change, so cached counts go stale
 }
 
@@ -289,8 +275,8 @@ type Estimators struct {
 // encoding; shadowing a built-in encoding returns
 // ErrTokenEstimatorShadowsBuiltin. An empty encoding or nil fn is
 // ErrUnknownTokenEncoding.
-func (e *Estimators) Register(enc Encoding, fn EstimatorFunc) error {
-	if enc.IsBuiltin() {
+func (e *Estimators) Register(enc Encoding, fn func(text string) (int, error)) error {
+	if enc.builtin() {
 		return ErrTokenEstimatorShadowsBuiltin.With(nil, "forge: encoding %q is built in", enc)
 	}
 	if enc == "" || fn == nil {
@@ -299,23 +285,14 @@ func (e *Estimators) Register(enc Encoding, fn EstimatorFunc) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.fns == nil {
-		e.fns = map[Encoding]EstimatorFunc{}
+		e.fns = map[Encoding]estimator{}
 	}
 	e.fns[enc] = fn
 	e.gen++
 	return nil
 }
 
-// Has reports whether enc can be estimated: built in or registered.
-func (e *Estimators) Has(enc Encoding) bool {
-	if enc.IsBuiltin() {
-		return true
-	}
-	fn, _ := e.lookup(enc)
-	return fn != nil
-}
-
-func (e *Estimators) lookup(enc Encoding) (EstimatorFunc, uint64) {
+func (e *Estimators) lookup(enc Encoding) (estimator, uint64) {
 	if e == nil {
 		return nil, 0
 	}
@@ -334,7 +311,7 @@ func (e *Estimators) Estimate(text string, enc Encoding) (int, error) {
 	return EstimateTokens(text, enc)
 }
 
-func callEstimator(fn EstimatorFunc, enc Encoding, text string) (n int, err error) {
+func callEstimator(fn estimator, enc Encoding, text string) (n int, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			n, err = 0, fmt.Errorf("forge: %s estimator: %w", enc, &PanicError{Value: p})

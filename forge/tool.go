@@ -149,11 +149,8 @@ func (o Output) check() string {
 // checked. Use a typed tool for exact large integers.
 type Handler func(ctx context.Context, args map[string]any, inv Invocation) (Output, error)
 
-// TypedHandler serves a typed tool: args is decoded and validated.
-type TypedHandler[A any] func(ctx context.Context, args A, inv Invocation) (Output, error)
-
-// ArtifactHandler serves an ArtifactTool: it answers with text, inline.
-type ArtifactHandler func(ctx context.Context, args map[string]any, inv Invocation) (string, error)
+// artifactHandler serves an artifact tool: it answers with text, inline.
+type artifactHandler = func(ctx context.Context, args map[string]any, inv Invocation) (string, error)
 
 // Collision is a name-collision policy for Registry.Merge.
 type Collision string
@@ -219,7 +216,7 @@ type Tool struct {
 	schema            json.RawMessage
 	opts              ToolOptions
 	handler           Handler
-	artifactHandler   ArtifactHandler
+	artifactHandler   artifactHandler
 	// v is the resolved schema; nil for a LazySchema tool, whose lazy
 	// resolves it once, on first use.
 	v    *validator
@@ -276,7 +273,7 @@ func NewTool(name, description string, schema json.RawMessage, h Handler, opts *
 // matches keys to fields without regard to case, so where a customized
 // schema lets unknown keys through, a key that differs from a field's json
 // name only in case is refused as invalid arguments.
-func NewTypedTool[A any](name, description string, h TypedHandler[A], opts *ToolOptions) (*Tool, error) {
+func NewTypedTool[A any](name, description string, h func(ctx context.Context, args A, inv Invocation) (Output, error), opts *ToolOptions) (*Tool, error) {
 	var p problems
 	if h == nil {
 		p.add("handler: required")
@@ -359,7 +356,7 @@ func customize(c SchemaCustomizer, s *jsonschema.Schema) (err error) {
 // NewArtifactTool returns an ArtifactTool: its answers are inline text and its
 // calls are marked FromArtifactTool. opts.ArtifactKind must be nil. Its
 // schema is closed to unknown keys as NewTool's is.
-func NewArtifactTool(name, description string, schema json.RawMessage, h ArtifactHandler, opts *ToolOptions) (*Tool, error) {
+func NewArtifactTool(name, description string, schema json.RawMessage, h func(ctx context.Context, args map[string]any, inv Invocation) (string, error), opts *ToolOptions) (*Tool, error) {
 	var p problems
 	if h == nil {
 		p.add("handler: required")

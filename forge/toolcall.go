@@ -381,23 +381,6 @@ func (c *ToolCall) Tool() string { return c.tool }
 // The checksum is of the value, so it still verifies.
 func (c *ToolCall) Args() json.RawMessage { return bytes.Clone(c.args) }
 
-// ArgsMap decodes the arguments into a fresh map (numbers as float64).
-func (c *ToolCall) ArgsMap() (map[string]any, error) {
-	var m map[string]any
-	if err := json.Unmarshal(c.args, &m); err != nil {
-		return nil, fmt.Errorf("forge: tool call args: %w", err)
-	}
-	return m, nil
-}
-
-// DecodeArgs decodes the arguments into v, as json.Unmarshal does.
-func (c *ToolCall) DecodeArgs(v any) error {
-	if err := json.Unmarshal(c.args, v); err != nil {
-		return fmt.Errorf("forge: tool call args: %w", err)
-	}
-	return nil
-}
-
 // Checksum is canonical.Checksum(tool, args) as supplied at construction.
 func (c *ToolCall) Checksum() string { return c.checksum }
 

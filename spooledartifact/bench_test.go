@@ -139,8 +139,8 @@ func BenchmarkForgeTools(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if reg.Len() != 7 {
-					b.Fatalf("%d tools", reg.Len())
+				if len(reg.All()) != 7 {
+					b.Fatalf("%d tools", len(reg.All()))
 				}
 			}
 		})

@@ -293,7 +293,7 @@ func (t *entryTable) notFound(tool, id string) error {
 // artifact the callId names. Its answer is safe text (valid UTF-8, control
 // characters neutralised, by the rules of the internal safetext package):
 // a model reads it, whatever bytes the artifact holds.
-func dispatchHandler(tool string, entries *entryTable) forge.ArtifactHandler {
+func dispatchHandler(tool string, entries *entryTable) func(context.Context, map[string]any, forge.Invocation) (string, error) {
 	return func(ctx context.Context, args map[string]any, inv forge.Invocation) (string, error) {
 		id, _ := args["callId"].(string)
 		e, ok := entries.get(id)

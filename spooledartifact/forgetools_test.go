@@ -66,7 +66,7 @@ func TestForgeToolsEmpty(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if reg.Len() != 0 {
+	if len(reg.All()) != 0 {
 		t.Errorf("want empty registry, got %v", names(reg))
 	}
 }
