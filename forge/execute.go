@@ -128,7 +128,13 @@ func (t *Tool) Execute(ctx context.Context, raw json.RawMessage, inv Invocation,
 	var start time.Time // read only for the observer's events
 	if obs != nil {
 		start = time.Now()
-		obs.ToolExecutionStart(ExecutionStart{ToolName: t.name, CallID: inv.CallID, Args: cloneArgs(args), StartedAt: start})
+		evArgs := args
+		if t.typed == nil {
+			// The handler gets args and may change them; a typed
+			// handler gets its struct, and args are the observer's.
+			evArgs = cloneArgs(args)
+		}
+		obs.ToolExecutionStart(ExecutionStart{ToolName: t.name, CallID: inv.CallID, Args: evArgs, StartedAt: start})
 	}
 	out, err := t.run(ctx, args, typedArgs, inv)
 	if obs != nil {
