@@ -17,32 +17,18 @@ import (
 // callIDDescription describes the callId parameter every forged tool takes.
 const callIDDescription = "ToolCall id of the artifact to query."
 
-// artifactCall is one call whose result the forged tools can query.
-type artifactCall struct {
-	call *forge.ToolCall
-	art  forge.Artifact
-}
-
-// artifactCalls returns, in order and without duplicate ids (the first
-// wins), the calls of calls the forged tools can query, with their
-// artifacts: complete or not, not produced by an artifact tool, with
-// exactly one artifact as results.
-func artifactCalls(calls []*forge.ToolCall) []artifactCall {
-	out := make([]artifactCall, 0, len(calls))
-	seen := make(map[string]bool, len(calls))
-	for _, c := range calls {
-		if c == nil || c.FromArtifactTool() || seen[c.ID()] {
-			continue
-		}
-		res := c.Results() // a copy: take it once
-		arts := res.Artifacts()
-		if res.Kind() != forge.ResultArtifacts || len(arts) != 1 || arts[0] == nil {
-			continue
-		}
-		seen[c.ID()] = true
-		out = append(out, artifactCall{call: c, art: arts[0]})
+// queryable returns the artifact of c the forged tools query, if any: c
+// is not from an artifact tool and has exactly one artifact as results.
+func queryable(c *forge.ToolCall) (forge.Artifact, bool) {
+	if c == nil || c.FromArtifactTool() {
+		return nil, false
 	}
-	return out
+	res := c.Results() // a copy: take it once
+	arts := res.Artifacts()
+	if res.Kind() != forge.ResultArtifacts || len(arts) != 1 || arts[0] == nil {
+		return nil, false
+	}
+	return arts[0], true
 }
 
 // kindOf returns the Kind of a, or nil when a does not implement Kinded
@@ -155,8 +141,12 @@ func (f *Forger) reset() error {
 // and reports whether there were any.
 func (f *Forger) add(calls []*forge.ToolCall) (bool, error) {
 	added := false
-	for _, c := range artifactCalls(calls) {
-		a, id := c.art, c.call.ID()
+	for _, c := range calls {
+		a, ok := queryable(c)
+		if !ok {
+			continue
+		}
+		id := c.ID()
 		if _, dup := f.table.get(id); dup {
 			continue
 		}
