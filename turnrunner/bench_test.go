@@ -125,7 +125,8 @@ func BenchmarkEventThroughput(b *testing.B) {
 
 // BenchmarkToolCallPerIteration measures the common shape: one call of a
 // trivial typed tool per response, ten responses, then an answer. Every
-// iteration adds one artifact, so the artifact_* tools change each time.
+// iteration adds one artifact, served by the artifact_* tools forged with
+// the first.
 func BenchmarkToolCallPerIteration(b *testing.B) {
 	const iterations = 10
 	type addArgs struct {
