@@ -11,8 +11,11 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/golden"
 	"github.com/ebbforge/adk/llm/scripted"
 	"github.com/ebbforge/adk/turnrunner"
 )
@@ -242,4 +245,50 @@ func TestApprovalsWaitedTogetherAndStored(t *testing.T) {
 			t.Errorf("at the end the store has %+v, want completed without gates", info)
 		}
 	})
+}
+
+// The stored form of a tool approval gate has stable JSON names (golden),
+// the runner writes it, and a payload written with the Go field names (by
+// an earlier version) still decodes.
+func TestStoredApprovalGateJSON(t *testing.T) {
+	approval := turnrunner.ToolApproval{ToolCallID: "big", Tool: "pay", Args: json.RawMessage(`{"amount":500}`),
+		Checksum: strings.Repeat("ab", 32)}
+	payload, err := json.Marshal(approval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := dispatch.OpenGate{ID: "approval-1", Reason: "tool pay requires approval", ToolCallID: "big", Payload: payload,
+		CreatedAt: time.Date(2026, 3, 1, 12, 0, 0, 5, time.UTC)}
+	b, err := json.MarshalIndent(g, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "stored-approval-gate", string(b)+"\n", *update)
+	legacy := `{"ToolCallID":"big","Tool":"pay","Args":{"amount":500},"Checksum":"` + approval.Checksum + `"}`
+	for _, form := range []string{string(payload), legacy} {
+		var back turnrunner.ToolApproval
+		if err := json.Unmarshal([]byte(form), &back); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(approval, back); diff != "" {
+			t.Errorf("decoding %s (-want +got):\n%s", form, diff)
+		}
+	}
+
+	// What the runner stores for a suspended turn is that form.
+	var paid atomic.Int64
+	m := scripted.New(scripted.Use(scripted.Call{ID: "big", Name: "pay", Args: `{"amount":500}`}))
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{payTool(t, &paid)}, Approval: over100, SuspendOnApproval: true})
+	run(t, r, turnrunner.Input{TurnID: "t", ConversationID: "c", Prompt: "pay"})
+	info, _, _ := r.Store().(dispatch.ConversationStore).Turn(context.Background(), "t")
+	if len(info.Gates) != 1 {
+		t.Fatalf("stored gates %+v, want 1", info.Gates)
+	}
+	var stored map[string]json.RawMessage
+	if err := json.Unmarshal(info.Gates[0].Payload, &stored); err != nil {
+		t.Fatal(err)
+	}
+	if string(stored["toolCallId"]) != `"big"` || string(stored["tool"]) != `"pay"` || string(stored["args"]) != `{"amount":500}` {
+		t.Errorf("stored payload %s, want the JSON names", info.Gates[0].Payload)
+	}
 }

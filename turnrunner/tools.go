@@ -30,11 +30,14 @@ import (
 // ToolApproval is the payload of the gate a tool listed in
 // Options.RequireApproval opens before each call. Resolve the gate with
 // true to run the call, false to deny it; Reject denies it with a reason.
+// A stored gate (dispatch.OpenGate.Payload) holds it as JSON under the
+// names below, in the camelCase of the timeline's JSON forms; decoding is
+// case-insensitive, so payloads written with the Go field names decode too.
 type ToolApproval struct {
-	ToolCallID string
-	Tool       string
-	Args       json.RawMessage
-	Checksum   string
+	ToolCallID string          `json:"toolCallId"`
+	Tool       string          `json:"tool"`
+	Args       json.RawMessage `json:"args"`
+	Checksum   string          `json:"checksum"`
 }
 
 // callRecord is one tool call of a response, from announce to storage.

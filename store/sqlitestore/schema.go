@@ -46,6 +46,14 @@ var migrations = []string{
 		id     TEXT PRIMARY KEY,
 		record BLOB NOT NULL
 	);`,
+	// Version 2: tool approval payloads under their JSON names
+	// (toolCallId, tool, args, checksum) instead of the Go field names.
+	`UPDATE gates SET payload = CAST(json_object(
+		'toolCallId', CAST(payload AS TEXT) ->> '$.ToolCallID',
+		'tool', CAST(payload AS TEXT) ->> '$.Tool',
+		'args', CAST(payload AS TEXT) -> '$.Args',
+		'checksum', CAST(payload AS TEXT) ->> '$.Checksum') AS BLOB)
+	WHERE json_valid(CAST(payload AS TEXT)) AND json_type(CAST(payload AS TEXT), '$.ToolCallID') = 'text'`,
 }
 
 // migrate creates the version table and applies the missing migrations,

@@ -27,7 +27,7 @@ const DefaultDriver = "sqlite"
 const DefaultBusyTimeout = 5 * time.Second
 
 // SchemaVersion is the version of the schema Open creates or migrates to.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // maxMediaBytes caps the bytes of a media result read into the database
 // when its reader cannot describe itself (64 MiB).
