@@ -1,6 +1,6 @@
 // Package sqlitestore keeps conversations in one SQLite database file: it
 // is a dispatch.ConversationStore (turn timelines, conversations, turn
-// states and the open approval gates of suspended turns) plus a durable
+// states and the open approval gates of waiting or suspended turns) plus a durable
 // spool store for the tools' artifacts, in a directory next to the file.
 //
 //	st, err := sqlitestore.Open(ctx, "chat.db", nil)
@@ -22,4 +22,8 @@
 // replaced one keeps its place. Every write is its own transaction, so a
 // process killed mid-turn leaves exactly what it had saved; see
 // dispatch.ConversationStore for how the cut-off turn is then marked.
+//
+// Retention is off by default: [Options.MaxTurns] and [Options.MaxAge] drop
+// old turns and idle conversations with their spooled files (see
+// [Store.Prune]), and Open sweeps spooled files no stored turn references.
 package sqlitestore

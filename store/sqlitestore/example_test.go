@@ -40,3 +40,31 @@ func ExampleOpen() {
 	}
 	// Output: user Hello?
 }
+
+// A store that keeps the newest two turns of each conversation: older ones
+// go with their entries and spooled files when a turn starts.
+func ExampleStore_Prune() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	ctx := context.Background()
+	st, err := sqlitestore.Open(ctx, filepath.Join(dir, "chat.db"), &sqlitestore.Options{MaxTurns: 2})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer st.Close()
+	for _, turn := range []string{"turn-1", "turn-2", "turn-3"} {
+		_ = st.StartTurn(ctx, "chat-1", turn)
+		_ = st.SetTurnState(ctx, turn, dispatch.TurnCompleted, nil)
+	}
+	turns, _ := st.Turns(ctx, "chat-1")
+	for _, t := range turns {
+		fmt.Println(t.ID)
+	}
+	n, _ := st.Prune(ctx) // nothing left to drop
+	fmt.Println("pruned", n)
+	// Output:
+	// turn-2
+	// turn-3
+	// pruned 0
+}

@@ -50,6 +50,17 @@ type Options struct {
 	// Kinds are the artifact kinds stored tool calls may hold besides
 	// spooledartifact.PlainKind (jsonartifact.Kind{}, mdartifact.Kind{}...).
 	Kinds []spooledartifact.Kind
+	// MaxAge drops a conversation with no activity (no turn started or
+	// changing state) for longer than this: its turns, their entries,
+	// gates and spooled artifacts. A conversation with a running or
+	// suspended turn is kept. Applied by Open, StartTurn and Prune; 0
+	// keeps conversations until they are deleted.
+	MaxAge time.Duration
+	// MaxTurns keeps only the newest turns of each conversation: older
+	// ones are dropped with their entries, gates and spooled artifacts
+	// (running and suspended turns are kept). Applied by Open, StartTurn
+	// and Prune; 0 keeps every turn.
+	MaxTurns int
 	// Sync trades speed for durability across power loss: SQLite's
 	// synchronous=FULL and fsync of every spooled artifact. Without it a
 	// crash of the process loses nothing; a power cut may lose the last
@@ -60,9 +71,11 @@ type Options struct {
 // Store is a dispatch.ConversationStore in a SQLite database. Safe for
 // concurrent use; Close it when done.
 type Store struct {
-	db    *sql.DB
-	spool *spooledartifact.DiskStore
-	res   resolver
+	db       *sql.DB
+	spool    *spooledartifact.DiskStore
+	res      resolver
+	maxAge   time.Duration
+	maxTurns int
 	// The statements of the hot paths, prepared once.
 	saveStmt, loadStmt *sql.Stmt
 }
@@ -89,6 +102,9 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	}
 	if path == "" && o.DSN == "" {
 		return nil, ErrOpen.With(nil, "sqlitestore: open: a path is required")
+	}
+	if o.MaxAge < 0 || o.MaxTurns < 0 {
+		return nil, ErrOpen.With(nil, "sqlitestore: open: MaxAge and MaxTurns must be >= 0")
 	}
 	if o.BusyTimeout <= 0 {
 		o.BusyTimeout = DefaultBusyTimeout
@@ -138,6 +154,15 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 		return nil, ErrOpen.With(err, "sqlitestore: prepare statements")
 	}
 	s.res = resolver{Resolver: spooledartifact.Resolver{Store: spool, Kinds: o.Kinds, Media: s.media}}
+	s.maxAge, s.maxTurns = o.MaxAge, o.MaxTurns
+	if _, err := s.Prune(ctx); err != nil {
+		s.Close()
+		return nil, ErrOpen.With(err, "sqlitestore: open: retention")
+	}
+	if err := s.sweepOrphans(ctx); err != nil {
+		s.Close()
+		return nil, ErrOpen.With(err, "sqlitestore: open: sweep the spool")
+	}
 	return s, nil
 }
 
@@ -350,6 +375,9 @@ func (s *Store) StartTurn(ctx context.Context, convID, turnID string) error {
 	if err := tx.Commit(); err != nil {
 		return dispatch.ErrStore.With(err, "sqlitestore: start turn %q", turnID)
 	}
+	if _, err := s.prune(ctx, convID); err != nil {
+		return dispatch.ErrStore.With(err, "sqlitestore: start turn %q: retention", turnID)
+	}
 	return nil
 }
 
@@ -495,39 +523,161 @@ func (s *Store) Conversations(ctx context.Context) ([]dispatch.ConversationInfo,
 // DeleteConversation implements dispatch.ConversationStore: the
 // conversation's turns, entries, gates and spooled artifacts go with it.
 func (s *Store) DeleteConversation(ctx context.Context, convID string) (bool, error) {
-	ts, err := s.Turns(ctx, convID)
+	ids, err := s.turnIDs(ctx, `SELECT id FROM turns WHERE conversation_id = ?`, convID)
 	if err != nil {
 		return false, err
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return false, dispatch.ErrStore.With(err, "sqlitestore: delete conversation")
-	}
-	defer tx.Rollback()
-	for _, q := range []string{
-		`DELETE FROM entries WHERE turn_id IN (SELECT id FROM turns WHERE conversation_id = ?)`,
-		`DELETE FROM gates WHERE turn_id IN (SELECT id FROM turns WHERE conversation_id = ?)`,
-		`DELETE FROM turns WHERE conversation_id = ?`,
-	} {
-		if _, err := tx.ExecContext(ctx, q, convID); err != nil {
-			return false, dispatch.ErrStore.With(err, "sqlitestore: delete conversation %q", convID)
+	var n int64
+	err = s.dropTurns(ctx, ids, func(tx *sql.Tx) error {
+		r, err := tx.ExecContext(ctx, `DELETE FROM conversations WHERE id = ?`, convID)
+		if err == nil {
+			n, _ = r.RowsAffected()
 		}
-	}
-	r, err := tx.ExecContext(ctx, `DELETE FROM conversations WHERE id = ?`, convID)
+		return err
+	})
 	if err != nil {
 		return false, dispatch.ErrStore.With(err, "sqlitestore: delete conversation %q", convID)
-	}
-	n, _ := r.RowsAffected()
-	if err := tx.Commit(); err != nil {
-		return false, dispatch.ErrStore.With(err, "sqlitestore: delete conversation %q", convID)
-	}
-	for _, t := range ts {
-		// The runner spools a turn's output under the turn's scope.
-		if _, err := spooledartifact.NewScope(s.spool, t.ID, nil).Cleanup(ctx); err != nil {
-			return n > 0, dispatch.ErrStore.With(err, "sqlitestore: delete artifacts of %q", t.ID)
-		}
 	}
 	return n > 0, nil
+}
+
+// Prune applies the retention (Options.MaxAge, Options.MaxTurns) now and
+// returns how many turns it dropped; Open and StartTurn call it. Call it
+// on a schedule when conversations may stop without a new turn starting.
+func (s *Store) Prune(ctx context.Context) (int, error) { return s.prune(ctx, "") }
+
+// prune is Prune, with MaxTurns applied to conversation convID only when
+// convID is set (a turn of it just started).
+func (s *Store) prune(ctx context.Context, convID string) (int, error) {
+	dropped := 0
+	if s.maxAge > 0 {
+		cutoff := time.Now().Add(-s.maxAge).UnixNano()
+		convs, err := s.turnIDs(ctx, `SELECT id FROM conversations c WHERE updated_at < ?
+			AND NOT EXISTS (SELECT 1 FROM turns t WHERE t.conversation_id = c.id AND t.state IN ('running', 'suspended'))`, cutoff)
+		if err != nil {
+			return 0, err
+		}
+		for _, c := range convs {
+			n, err := s.countTurns(ctx, c)
+			if err != nil {
+				return dropped, err
+			}
+			if _, err := s.DeleteConversation(ctx, c); err != nil {
+				return dropped, err
+			}
+			dropped += n
+		}
+	}
+	if s.maxTurns > 0 {
+		// Every turn with at least maxTurns newer turns in its conversation.
+		ids, err := s.turnIDs(ctx, `SELECT id FROM turns t WHERE (?1 = '' OR conversation_id = ?1)
+			AND state NOT IN ('running', 'suspended')
+			AND (SELECT COUNT(*) FROM turns n WHERE n.conversation_id = t.conversation_id AND n.position > t.position) >= ?2`,
+			convID, s.maxTurns)
+		if err != nil {
+			return dropped, err
+		}
+		if err := s.dropTurns(ctx, ids, nil); err != nil {
+			return dropped, dispatch.ErrStore.With(err, "sqlitestore: prune")
+		}
+		dropped += len(ids)
+	}
+	return dropped, nil
+}
+
+func (s *Store) countTurns(ctx context.Context, convID string) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM turns WHERE conversation_id = ?`, convID).Scan(&n); err != nil {
+		return 0, dispatch.ErrStore.With(err, "sqlitestore: prune")
+	}
+	return n, nil
+}
+
+// turnIDs runs a query selecting one text column.
+func (s *Store) turnIDs(ctx context.Context, query string, args ...any) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, dispatch.ErrStore.With(err, "sqlitestore: select ids")
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, dispatch.ErrStore.With(err, "sqlitestore: select ids")
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// dropTurns deletes the turns, their entries and gates in one transaction
+// (with also, when set, run in it), then their spooled artifacts. A crash
+// between the two leaves files no turn references; Open sweeps them.
+func (s *Store) dropTurns(ctx context.Context, ids []string, also func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, id := range ids {
+		for _, q := range []string{`DELETE FROM entries WHERE turn_id = ?`, `DELETE FROM gates WHERE turn_id = ?`, `DELETE FROM turns WHERE id = ?`} {
+			if _, err := tx.ExecContext(ctx, q, id); err != nil {
+				return err
+			}
+		}
+	}
+	if also != nil {
+		if err := also(tx); err != nil {
+			return err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		// The runner spools a turn's output under the turn's scope.
+		if _, err := spooledartifact.NewScope(s.spool, id, nil).Cleanup(ctx); err != nil {
+			return fmt.Errorf("delete the artifacts of %q: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// orphanAge is how old a temporary spool file must be for Open to remove
+// it: a younger one may be another process's write in progress.
+const orphanAge = time.Hour
+
+// sweepOrphans deletes the spooled artifacts of turns the database does
+// not hold (left by a crash between dropping turns and deleting their
+// files), and temporary files of writes a crash cut off. An artifact whose
+// id has no turn scope is not the store's, and stays.
+func (s *Store) sweepOrphans(ctx context.Context) error {
+	ids, err := s.spool.List(ctx, "")
+	if err != nil {
+		return err
+	}
+	var turns []string
+	if len(ids) > 0 {
+		if turns, err = s.turnIDs(ctx, `SELECT id FROM turns UNION SELECT DISTINCT turn_id FROM entries`); err != nil {
+			return err
+		}
+	}
+	scopes := make(map[string]bool, len(turns))
+	for _, t := range turns {
+		scopes[spooledartifact.NewScope(s.spool, t, nil).Qualify("")] = true
+	}
+	for _, id := range ids {
+		i := strings.IndexByte(id, '/')
+		if i < 0 || scopes[id[:i+1]] {
+			continue
+		}
+		if _, err := s.spool.Delete(ctx, id); err != nil {
+			return err
+		}
+	}
+	_, err = s.spool.SweepFunc(ctx, time.Now().Add(-orphanAge), func(string) bool { return true })
+	return err
 }
 
 // saveMedia keeps a media result's record, with its bytes when its reader
