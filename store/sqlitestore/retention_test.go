@@ -151,7 +151,7 @@ func TestOpenSweepsOrphans(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dir := spool.Dir()
+	dir := path + "-spool" // the default spool directory
 	st.Close()
 	stale := filepath.Join(dir, ".tmp-crashed")
 	if err := os.WriteFile(stale, []byte("half"), 0o644); err != nil {

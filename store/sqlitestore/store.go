@@ -665,7 +665,7 @@ func (s *Store) sweepOrphans(ctx context.Context) error {
 	}
 	scopes := make(map[string]bool, len(turns))
 	for _, t := range turns {
-		scopes[spooledartifact.NewScope(s.spool, t, nil).Qualify("")] = true
+		scopes[spooledartifact.NewScope(s.spool, t, nil).Prefix()] = true
 	}
 	for _, id := range ids {
 		i := strings.IndexByte(id, '/')
@@ -676,7 +676,7 @@ func (s *Store) sweepOrphans(ctx context.Context) error {
 			return err
 		}
 	}
-	_, err = s.spool.SweepFunc(ctx, time.Now().Add(-orphanAge), func(string) bool { return true })
+	_, err = s.spool.Sweep(ctx, time.Now().Add(-orphanAge), func(string) bool { return true })
 	return err
 }
 
