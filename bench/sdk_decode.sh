@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # sdk_decode.sh: the provider adapters' stream decoding against the official
-# SDKs (openai-go, anthropic-sdk-go), on the same generated streams, in the
+# SDKs (openai-go, anthropic-sdk-go, genai), on the same generated streams, in the
 # same run. The SDKs live only in the nested module bench/sdkdecode.
 #
 #   bash bench/sdk_decode.sh               # 9 alternating rounds of 10 streams

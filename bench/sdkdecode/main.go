@@ -1,6 +1,7 @@
 // Command sdkdecode measures how fast the kit's provider adapters decode
 // and assemble a large streamed response, against the official SDKs
-// (openai-go and anthropic-sdk-go) decoding the same bytes in the same run.
+// (openai-go, anthropic-sdk-go and genai) decoding the same bytes in the
+// same run.
 //
 //	go run . -rounds 9 -reps 20
 //
@@ -29,9 +30,11 @@ import (
 	aoption "github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/openai/openai-go/v3"
 	ooption "github.com/openai/openai-go/v3/option"
+	"google.golang.org/genai"
 
 	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/llm/anthropic"
+	"github.com/ebbforge/adk/llm/gemini"
 	"github.com/ebbforge/adk/llm/openaicompat"
 )
 
@@ -40,7 +43,7 @@ func main() {
 	reps := flag.Int("reps", 20, "streams decoded per side per round")
 	flag.Parse()
 	fmt.Printf("%-34s %12s %12s %8s %14s %14s\n", "stream", "ours MB/s", "SDK MB/s", "ratio", "ours allocs/ch", "SDK allocs/ch")
-	for _, c := range []comparison{openAIComparison(), anthropicComparison()} {
+	for _, c := range []comparison{openAIComparison(), anthropicComparison(), geminiComparison()} {
 		if err := c.check(); err != nil {
 			fmt.Fprintln(os.Stderr, "sdkdecode:", err)
 			os.Exit(1)
@@ -307,6 +310,71 @@ func anthropicComparison() comparison {
 					r.text += len(blk.Text)
 				case "tool_use":
 					r.calls = append(r.calls, string(blk.Input))
+				}
+			}
+			return r, nil
+		}
+	})
+}
+
+// geminiStream is the Gemini API's form of the same response: text parts,
+// each chunk with its usageMetadata, then the calls whole (the API does not
+// split them) in one chunk, CRLF framing and no terminator.
+func geminiStream() ([]byte, int) {
+	var b bytes.Buffer
+	n := 0
+	chunk := func(parts, finish string) {
+		fmt.Fprintf(&b, `data: {"candidates": [{"content": {"parts": [%s],"role": "model"}%s,"index": 0}],"usageMetadata": {"promptTokenCount": 218,"candidatesTokenCount": %d,"totalTokenCount": %d,"promptTokensDetails": [{"modality": "TEXT","tokenCount": 218}]},"modelVersion": "gemini-2.5-flash","responseId": "XgCzaazDItHRz7IPmsmB4Qk"}`+"\r\n\r\n", parts, finish, n+1, 219+n)
+		n++
+	}
+	for i := range textChunks {
+		chunk(fmt.Sprintf(`{"text": %q}`, words[i%len(words)]), "")
+	}
+	var callParts []string
+	for c := range calls {
+		var args []string
+		for i := range callFragments {
+			args = append(args, fmt.Sprintf(`"k%03d":"value %d"`, i, i))
+		}
+		part := fmt.Sprintf(`{"functionCall": {"name": "lookup","args": {%s}}}`, strings.Join(args, ","))
+		if c == 0 {
+			part = part[:len(part)-1] + `,"thoughtSignature": "CloBvj72+4/aTlyeodvVsF6WQseQLaqynO0Ocu6hCxSIV1rJCGFv67dtpjtFqWaborKte+82ZXWG2DaoPZaL"}`
+		}
+		callParts = append(callParts, part)
+	}
+	chunk(strings.Join(callParts, ","), `,"finishReason": "STOP","finishMessage": "Model generated function call(s)."`)
+	return b.Bytes(), n
+}
+
+func geminiComparison() comparison {
+	body, chunks := geminiStream()
+	ours := func(client *http.Client) (llm.Model, error) {
+		return gemini.New(gemini.Config{BaseURL: "http://bench.invalid/v1beta", Model: "gemini-2.5-flash", HTTPClient: client})
+	}
+	return newComparison("gemini streamGenerateContent", body, chunks, ours, func(ctx context.Context, client *http.Client) func() (result, error) {
+		sdk, err := genai.NewClient(ctx, &genai.ClientConfig{APIKey: "k", Backend: genai.BackendGeminiAPI, HTTPClient: client,
+			HTTPOptions: genai.HTTPOptions{BaseURL: "http://bench.invalid/"}})
+		if err != nil {
+			panic(err)
+		}
+		return func() (result, error) {
+			var r result
+			for resp, err := range sdk.Models.GenerateContentStream(ctx, "gemini-2.5-flash", genai.Text("hi"), nil) {
+				if err != nil {
+					return result{}, err
+				}
+				if len(resp.Candidates) == 0 || resp.Candidates[0].Content == nil {
+					continue
+				}
+				for _, p := range resp.Candidates[0].Content.Parts {
+					r.text += len(p.Text)
+					if p.FunctionCall != nil {
+						args, err := json.Marshal(p.FunctionCall.Args)
+						if err != nil {
+							return result{}, err
+						}
+						r.calls = append(r.calls, string(args))
+					}
 				}
 			}
 			return r, nil
