@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/rs/zerolog"
 
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/turnstate"
 )
 
 // GateRequest asks the caller of a turn for a decision (approval, input)
@@ -28,8 +30,8 @@ type GateRequest struct {
 	Validate func(value any) error
 }
 
-// Config builds a [Context]. Only TurnID is required.
-type Config struct {
+// config builds a [Context] (see driver.New). Only TurnID is required.
+type config struct {
 	// DispatchID identifies the dispatch; "" means a generated UUID.
 	DispatchID string
 	// TurnID is the turn the dispatch serves (the Store key).
@@ -56,18 +58,11 @@ type Config struct {
 	// copied, PerTool included: changing the map later does not change
 	// the guard.
 	Loop LoopPolicy
-	// WaitFor opens gates; nil makes WaitFor return ErrGateNotSupported.
+	// WaitFor opens gates; nil makes WaitFor return errGateNotSupported.
 	WaitFor func(ctx context.Context, req GateRequest) (any, error)
-	// Log receives Context.Log entries, on the logging goroutine (so
-	// entries from one goroutine arrive in order); nil makes Log a no-op.
-	Log func(LogEntry)
-	// Now is the clock of log entries; nil means time.Now.
-	Now func() time.Time
-	// Driver, when set, is called once by New with the function that moves
-	// the Context to its next iteration (returning its number). Only the
-	// loop that drives the dispatch (the turn runner) holds it, so
-	// middleware cannot skip iterations.
-	Driver func(advance func() int)
+	// Log receives Context.Log notes, on the logging goroutine (so notes
+	// from one goroutine arrive in order); nil makes Log a no-op.
+	Log func(level zerolog.Level, kind, message string, payload any)
 }
 
 // Context is the state of one dispatch: the iteration counter, the ack/nack
@@ -82,8 +77,7 @@ type Context struct {
 	store      Store
 	loop       LoopPolicy
 	waitFor    func(ctx context.Context, req GateRequest) (any, error)
-	log        func(LogEntry)
-	now        func() time.Time
+	log        func(level zerolog.Level, kind, message string, payload any)
 
 	// storeMu serialises the writes to the store with their timeline
 	// updates, so that concurrent saves (tools storing messages) leave the
@@ -110,9 +104,9 @@ type ackHandler struct {
 	fn func()
 }
 
-// New validates cfg and returns a Context at iteration 0. A bad config is
-// ErrInvalidContext naming every field at fault.
-func New(cfg Config) (*Context, error) {
+// newContext validates cfg and returns a Context at iteration 0. A bad
+// config is errInvalidContext naming every field at fault.
+func newContext(cfg config) (*Context, error) {
 	var p []string
 	if cfg.TurnID == "" {
 		p = append(p, "turnID: required")
@@ -127,24 +121,18 @@ func New(cfg Config) (*Context, error) {
 			p = append(p, "resumed["+strconv.Itoa(i)+"]: must hold exactly one value")
 		}
 	}
-	if err := cfg.Loop.Validate(); err != nil {
-		p = append(p, "loop: "+err.Error())
-	}
 	if len(p) > 0 {
-		return nil, ErrInvalidContext.With(nil, "dispatch: invalid context: %s", strings.Join(p, "; "))
+		return nil, errInvalidContext.With(nil, "dispatch: invalid context: %s", strings.Join(p, "; "))
 	}
 	c := &Context{
 		id: cfg.DispatchID, turnID: cfg.TurnID, stash: cfg.Stash, store: cfg.Store,
-		loop: cfg.Loop.clone(), waitFor: cfg.WaitFor, log: cfg.Log, now: cfg.Now, systemPrompt: cfg.SystemPrompt,
+		loop: cfg.Loop.clone(), waitFor: cfg.WaitFor, log: cfg.Log, systemPrompt: cfg.SystemPrompt,
 		timeline: slices.Concat(cfg.Timeline, cfg.Resumed), pos: make(map[entryKey]int, len(cfg.Timeline)+len(cfg.Resumed)),
 		counts: make(map[string]int), own: make(map[string]string), ownCounts: make(map[string]int),
 		blocked: make(map[string]int),
 	}
 	if c.id == "" {
 		c.id = uuid.NewString()
-	}
-	if c.now == nil {
-		c.now = time.Now
 	}
 	if cfg.Tools != nil {
 		c.tools = cfg.Tools.Clone()
@@ -164,14 +152,11 @@ func New(cfg Config) (*Context, error) {
 		}
 	}
 	c.resume(cfg.Resumed)
-	if cfg.Driver != nil {
-		cfg.Driver(c.advance)
-	}
 	return c, nil
 }
 
 // resume restores the iteration and the loop guard's counts from the
-// entries of a turn that stopped (see Config.Resumed): the responses give
+// entries of a turn that stopped (see config.Resumed): the responses give
 // the iteration; the executed calls the counts; an unexecuted, completed
 // call whose checksum had reached its limit was blocked in its response.
 func (c *Context) resume(own []Entry) {
@@ -190,7 +175,7 @@ func (c *Context) resume(own []Entry) {
 			c.addOwn(tc.ID(), sum)
 			continue
 		}
-		limit := c.loop.IdenticalCallLimit(tc.Tool())
+		limit := c.loop.identicalCallLimit(tc.Tool())
 		if _, ok := c.blocked[sum]; !ok && tc.IsComplete() && limit > 0 && c.ownCounts[sum] >= limit {
 			c.blocked[sum] = max(len(responses)-1, 0)
 		}
@@ -207,15 +192,6 @@ func (c *Context) TurnID() string { return c.turnID }
 func (c *Context) Iteration() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.iteration
-}
-
-// advance moves to the next iteration and returns its number; New hands it
-// to Config.Driver.
-func (c *Context) advance() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.iteration++
 	return c.iteration
 }
 
@@ -240,56 +216,11 @@ func (c *Context) Tools() *forge.Registry { return c.tools }
 // Stash is the turn's key/value bag.
 func (c *Context) Stash() *Stash { return c.stash }
 
-// Loop returns a copy of the loop-guard policy, PerTool included: changing
-// it does not change the guard.
-func (c *Context) Loop() LoopPolicy { return c.loop.clone() }
-
 // Timeline returns a copy of the turn's entries in order.
 func (c *Context) Timeline() []Entry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]Entry(nil), c.timeline...)
-}
-
-// ToolCalls returns the turn's tool calls in order.
-func (c *Context) ToolCalls() []*forge.ToolCall {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []*forge.ToolCall
-	for _, e := range c.timeline {
-		if e.ToolCall != nil {
-			out = append(out, e.ToolCall)
-		}
-	}
-	return out
-}
-
-// ToolCall returns the turn's tool call with id.
-func (c *Context) ToolCall(id string) (*forge.ToolCall, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, e := range c.timeline {
-		if e.ToolCall != nil && e.ToolCall.ID() == id {
-			return e.ToolCall, true
-		}
-	}
-	return nil, false
-}
-
-// LastExecutedToolCall returns the most recent tool call with checksum that
-// this dispatch executed and stored (see StoreUnexecutedToolCall): what the
-// loop guard quotes back to a model that repeats it.
-func (c *Context) LastExecutedToolCall(checksum string) (*forge.ToolCall, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for i := len(c.timeline) - 1; i >= 0; i-- {
-		if tc := c.timeline[i].ToolCall; tc != nil && tc.Checksum() == checksum {
-			if _, executed := c.own[tc.ID()]; executed {
-				return tc, true
-			}
-		}
-	}
-	return nil, false
 }
 
 // ToolCallCount is how many of the turn's tool calls have checksum
@@ -300,14 +231,14 @@ func (c *Context) ToolCallCount(checksum string) int {
 	return c.counts[checksum]
 }
 
-// Hydrate appends entries to the timeline without storing them, as
-// Config.Timeline seeds it (their tool calls count in ToolCallCount, not
+// hydrate appends entries to the timeline without storing them, as
+// config.Timeline seeds it (their tool calls count in ToolCallCount, not
 // against the loop guard). An entry not holding exactly one value is
-// ErrInvalidContext and nothing is added.
-func (c *Context) Hydrate(entries ...Entry) error {
+// errInvalidContext and nothing is added.
+func (c *Context) hydrate(entries ...Entry) error {
 	for i, e := range entries {
 		if e.Kind() == EntryNone {
-			return ErrInvalidContext.With(nil, "dispatch: hydrate: entries[%d] must hold exactly one value", i)
+			return errInvalidContext.With(nil, "dispatch: hydrate: entries[%d] must hold exactly one value", i)
 		}
 	}
 	c.mu.Lock()
@@ -322,66 +253,18 @@ func (c *Context) Hydrate(entries ...Entry) error {
 	return nil
 }
 
-// StoreMessage persists m and adds it to the timeline (replacing in place a
-// message with the same id).
-func (c *Context) StoreMessage(ctx context.Context, m *Message) error {
-	if m == nil {
-		return ErrStore.With(nil, "dispatch: store message: nil")
+// Save persists e and puts it in the timeline: in place of the entry of the
+// same kind and id, or else at the end. A tool call counts in ToolCallCount
+// and, unless it replaces a call the dispatch did not execute, against the
+// loop guard as an executed call; a replaced call's checksum count moves to
+// the new one, and an entry whose ResponseID is "" keeps the one it
+// replaces. An entry holding no value, or more than one, is ErrStore, and
+// so is a failing Store, which leaves the context unchanged.
+func (c *Context) Save(ctx context.Context, e Entry) error {
+	if e.Kind() == EntryNone {
+		return ErrStore.With(nil, "dispatch: save: the entry must hold exactly one value")
 	}
-	return c.save(ctx, Entry{Message: m}, false)
-}
-
-// StoreThought persists t and adds it to the timeline (replacing in place a
-// thought with the same id).
-func (c *Context) StoreThought(ctx context.Context, t *Thought) error {
-	if t == nil {
-		return ErrStore.With(nil, "dispatch: store thought: nil")
-	}
-	return c.save(ctx, Entry{Thought: t}, false)
-}
-
-// StoreToolCall persists tc, an executed call, and appends it to the
-// timeline; ToolCallCount of its checksum grows by one, and so does the
-// loop guard's count. A call with an id already in the turn replaces it in
-// place, and the checksum count moves from the old call to it.
-func (c *Context) StoreToolCall(ctx context.Context, tc *forge.ToolCall) error {
-	if tc == nil {
-		return ErrStore.With(nil, "dispatch: store tool call: nil")
-	}
-	return c.save(ctx, Entry{ToolCall: tc}, true)
-}
-
-// StoreUnexecutedToolCall is StoreToolCall for a call that was not executed
-// (refused by the loop guard, denied approval, cut off with its response):
-// it counts in ToolCallCount like any stored call, but not against the loop
-// guard, which limits how many identical calls a turn executes.
-func (c *Context) StoreUnexecutedToolCall(ctx context.Context, tc *forge.ToolCall) error {
-	if tc == nil {
-		return ErrStore.With(nil, "dispatch: store tool call: nil")
-	}
-	return c.save(ctx, Entry{ToolCall: tc}, false)
-}
-
-// DeleteToolCall removes the tool call with id; its checksum count drops.
-func (c *Context) DeleteToolCall(ctx context.Context, id string) (bool, error) {
-	c.storeMu.Lock()
-	defer c.storeMu.Unlock()
-	ok, err := c.store.Delete(ctx, c.turnID, EntryToolCall, id)
-	if err != nil {
-		return false, ErrStore.With(err, "dispatch: delete tool call %q", id)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for i, e := range c.timeline {
-		if e.ToolCall != nil && e.ToolCall.ID() == id {
-			c.uncount(e.ToolCall.Checksum())
-			c.unown(id)
-			c.timeline = append(c.timeline[:i:i], c.timeline[i+1:]...)
-			c.reindex()
-			return true, nil
-		}
-	}
-	return ok, nil
+	return c.save(ctx, e, e.ToolCall != nil)
 }
 
 // entryKey identifies a timeline entry: ids are unique per kind.
@@ -396,13 +279,6 @@ func (c *Context) index(i int, e Entry) {
 	k := entryKey{e.Kind(), e.ID()}
 	if _, ok := c.pos[k]; !ok {
 		c.pos[k] = i
-	}
-}
-
-func (c *Context) reindex() {
-	clear(c.pos)
-	for i, e := range c.timeline {
-		c.index(i, e)
 	}
 }
 
@@ -430,18 +306,6 @@ func (c *Context) uncount(sum string) {
 		return
 	}
 	c.counts[sum]--
-}
-
-// StoreResponseEntry persists e, an entry a model response produced, with
-// its ResponseID: a message or thought as StoreMessage and StoreThought do,
-// a tool call as StoreToolCall when executed is true, else as
-// StoreUnexecutedToolCall. An entry not holding exactly one value is
-// ErrStore.
-func (c *Context) StoreResponseEntry(ctx context.Context, e Entry, executed bool) error {
-	if e.Kind() == EntryNone {
-		return ErrStore.With(nil, "dispatch: store response entry: must hold exactly one value")
-	}
-	return c.save(ctx, e, executed && e.ToolCall != nil)
 }
 
 // save persists first, so a failing store leaves the context unchanged. A
@@ -549,20 +413,6 @@ func (c *Context) IsSignalled() bool {
 	return c.signalled
 }
 
-// IsAcked reports whether Ack was called.
-func (c *Context) IsAcked() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.acked
-}
-
-// NackErr is the error given to Nack, or nil.
-func (c *Context) NackErr() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.nackErr
-}
-
 // OnAck registers fn to run inside Ack (never on Nack), after the handlers
 // registered before it. A panicking handler is recovered. The returned func
 // unsubscribes.
@@ -586,41 +436,21 @@ func (c *Context) OnAck(fn func()) (unsubscribe func()) {
 
 // WaitFor suspends the caller until the turn's caller resolves the gate, or
 // it times out (E_TURN_GATE_TIMEOUT) or ctx ends (E_TURN_GATE_ABORTED).
-// Without a gate function it returns ErrGateNotSupported.
 func (c *Context) WaitFor(ctx context.Context, req GateRequest) (any, error) {
 	if c.waitFor == nil {
-		return nil, ErrGateNotSupported.With(nil, "dispatch: wait for: no gate configured")
+		return nil, errGateNotSupported.With(nil, "dispatch: wait for: no gate configured")
 	}
 	return c.waitFor(ctx, req)
 }
 
-// CheckRepeat is the loop guard's verdict for one proposed call of tool
-// with checksum, without recording anything: middleware may inspect it
-// freely. pending is how many identical calls earlier in the same model
-// response were already allowed (they are not stored yet). See GuardRepeat.
-func (c *Context) CheckRepeat(tool, checksum string, pending int) LoopVerdict {
-	limit := c.loop.IdenticalCallLimit(tool)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.verdict(limit, checksum, pending)
-}
-
-// GuardRepeat is CheckRepeat that also records a block, so that repeating
-// the blocked call in a later iteration finalizes. The turn runner calls it
-// once per proposed call; middleware should use CheckRepeat.
-//
-// The count is the calls this dispatch executed and stored (hydrated
-// history and calls stored with StoreUnexecutedToolCall do not count) plus
-// pending. Past the limit the call is LoopBlockedRepeat, with
-// InResponse set when the limit was crossed by repeats within this one
-// response; it is LoopFinalize only when the same checksum was already
-// blocked in an earlier iteration, that is after the model saw the block.
-func (c *Context) GuardRepeat(tool, checksum string, pending int) LoopVerdict {
-	limit := c.loop.IdenticalCallLimit(tool)
+// guardRepeat is the loop guard's verdict for a proposed call (see
+// driver.GuardRepeat); a block is recorded.
+func (c *Context) guardRepeat(tool, checksum string, pending int) turnstate.Verdict {
+	limit := c.loop.identicalCallLimit(tool)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	v := c.verdict(limit, checksum, pending)
-	if v.Decision == LoopBlockedRepeat {
+	if v.Decision == turnstate.BlockedRepeat {
 		if _, ok := c.blocked[checksum]; !ok {
 			c.blocked[checksum] = c.iteration
 		}
@@ -628,17 +458,17 @@ func (c *Context) GuardRepeat(tool, checksum string, pending int) LoopVerdict {
 	return v
 }
 
-func (c *Context) verdict(limit int, checksum string, pending int) LoopVerdict {
+func (c *Context) verdict(limit int, checksum string, pending int) turnstate.Verdict {
 	earlier := c.ownCounts[checksum]
-	v := LoopVerdict{Count: earlier + pending, Earlier: earlier, Limit: limit}
+	v := turnstate.Verdict{Count: earlier + pending, Earlier: earlier, Limit: limit}
 	if limit == 0 || v.Count < limit {
 		return v
 	}
 	if it, ok := c.blocked[checksum]; ok && it < c.iteration {
-		v.Decision = LoopFinalize
+		v.Decision = turnstate.Finalize
 		return v
 	}
-	v.Decision = LoopBlockedRepeat
+	v.Decision = turnstate.BlockedRepeat
 	v.InResponse = earlier < limit
 	return v
 }

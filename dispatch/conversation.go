@@ -18,6 +18,13 @@ import (
 // same conversation still running or suspended as [TurnInterrupted] (the
 // process that ran it stopped, or the caller moved on), so its unfinished
 // tool calls are reported as interrupted by [LoadHistory].
+//
+// A store that can load the timelines of many turns at once (a database in
+// one query) may also have a method
+//
+//	LoadTurns(ctx context.Context, turnIDs []string) ([][]Entry, error)
+//
+// returning them in the order given; [LoadHistory] uses it when present.
 type ConversationStore interface {
 	Store
 	// StartTurn appends turnID to conversation convID (creating it) as
@@ -161,11 +168,9 @@ func LoadHistory(ctx context.Context, s ConversationStore, convID string, opts H
 	return out, nil
 }
 
-// TurnsLoader is an optional interface of a [ConversationStore] that
-// loads the timelines of many turns at once (a database in one query);
-// [LoadHistory] uses it when the store has it.
-type TurnsLoader interface {
-	// LoadTurns returns the timelines of the turns, in the order given.
+// turnsLoader is the optional method of a ConversationStore that loads
+// the timelines of many turns at once (see ConversationStore).
+type turnsLoader interface {
 	LoadTurns(ctx context.Context, turnIDs []string) ([][]Entry, error)
 }
 
@@ -175,7 +180,7 @@ func loadTurns(ctx context.Context, s ConversationStore, turns []TurnInfo) ([][]
 	for i, t := range turns {
 		ids[i] = t.ID
 	}
-	if tl, ok := s.(TurnsLoader); ok {
+	if tl, ok := s.(turnsLoader); ok {
 		out, err := tl.LoadTurns(ctx, ids)
 		if err != nil {
 			return nil, ErrStore.With(err, "dispatch: load turns")

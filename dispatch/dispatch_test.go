@@ -17,6 +17,7 @@ import (
 	"github.com/ebbforge/adk/canonical"
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/turnstate"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -94,7 +95,7 @@ func TestToolCallCounts(t *testing.T) {
 	if a1.Checksum() != a2.Checksum() {
 		t.Fatal("canonical args should share a checksum")
 	}
-	if err := c.StoreToolCall(ctx, a2); err != nil {
+	if err := c.Save(ctx, dispatch.Entry{ToolCall: a2}); err != nil {
 		t.Fatal(err)
 	}
 	if got := c.ToolCallCount(a1.Checksum()); got != 2 {
@@ -102,7 +103,7 @@ func TestToolCallCounts(t *testing.T) {
 	}
 	// Mutate call 2 into a b-call: the count moves.
 	moved := call(t, "2", "b", `{}`)
-	if err := c.StoreToolCall(ctx, moved); err != nil {
+	if err := c.Save(ctx, dispatch.Entry{ToolCall: moved}); err != nil {
 		t.Fatal(err)
 	}
 	if c.ToolCallCount(a1.Checksum()) != 1 || c.ToolCallCount(b.Checksum()) != 1 {
@@ -111,15 +112,9 @@ func TestToolCallCounts(t *testing.T) {
 	if got := c.ToolCalls(); len(got) != 2 || got[1] != moved {
 		t.Errorf("mutate did not replace in place: %v", got)
 	}
-	if ok, err := c.DeleteToolCall(ctx, "2"); !ok || err != nil {
-		t.Fatalf("delete: %v %v", ok, err)
-	}
-	if c.ToolCallCount(b.Checksum()) != 0 {
-		t.Error("count after delete")
-	}
 	tl, _ := store.Load(ctx, "turn")
-	if len(tl) != 0 { // call 1 was history (not stored again); call 2 was deleted
-		t.Errorf("store holds %d entries", len(tl))
+	if len(tl) != 1 || tl[0].ToolCall != moved { // call 1 was history (not stored again)
+		t.Errorf("store holds %v", tl)
 	}
 }
 
@@ -142,47 +137,53 @@ func TestFailingStoreLeavesContextUnchanged(t *testing.T) {
 
 func TestCheckRepeat(t *testing.T) {
 	ctx := context.Background()
-	var advance func() int
 	c := newCtx(t, dispatch.Config{Loop: dispatch.LoopPolicy{MaxIdenticalCalls: 2,
-		PerTool: map[string]int{"free": -1, "tight": 1}},
-		Driver: func(f func() int) { advance = f }})
+		PerTool: map[string]int{"free": -1, "tight": 1}}})
 	a := call(t, "1", "a", `{}`)
 	// CheckRepeat records nothing: inspecting never poisons the guard.
 	for range 3 {
-		if v := c.CheckRepeat("a", a.Checksum(), 2); v.Decision != dispatch.LoopBlockedRepeat || !v.InResponse {
+		if v := c.CheckRepeat("a", a.Checksum(), 2); v.Decision != turnstate.BlockedRepeat || !v.InResponse {
 			t.Fatalf("CheckRepeat: %+v", v)
 		}
-		advance()
+		c.Advance()
 	}
 	steps := []struct {
 		advance bool
 		pending int
-		want    dispatch.LoopDecision
+		want    turnstate.Decision
 	}{
-		{false, 0, dispatch.LoopAllow}, {false, 1, dispatch.LoopAllow},
-		{false, 2, dispatch.LoopBlockedRepeat}, {false, 3, dispatch.LoopBlockedRepeat}, // same response: no finalize yet
-		{true, 2, dispatch.LoopFinalize}, // the model saw the block and repeated it
+		{false, 0, turnstate.Allow}, {false, 1, turnstate.Allow},
+		{false, 2, turnstate.BlockedRepeat}, {false, 3, turnstate.BlockedRepeat}, // same response: no finalize yet
+		{true, 2, turnstate.Finalize}, // the model saw the block and repeated it
 	}
 	for i, s := range steps {
 		if s.advance {
-			advance()
+			c.Advance()
 		}
 		if v := c.GuardRepeat("a", a.Checksum(), s.pending); v.Decision != s.want {
-			t.Errorf("step %d: %+v, want %s", i, v, s.want)
+			t.Errorf("step %d: %+v, want %d", i, v, s.want)
 		}
 	}
-	_ = c.StoreToolCall(ctx, a)
-	if v := c.CheckRepeat("free", a.Checksum(), 5); v.Decision != dispatch.LoopAllow {
+	_ = c.Save(ctx, dispatch.Entry{ToolCall: a})
+	if v := c.CheckRepeat("free", a.Checksum(), 5); v.Decision != turnstate.Allow {
 		t.Errorf("exempt tool: %+v", v)
 	}
-	if v := c.CheckRepeat("tight", "other", 1); v.Decision != dispatch.LoopBlockedRepeat || v.Limit != 1 {
+	if v := c.CheckRepeat("tight", "other", 1); v.Decision != turnstate.BlockedRepeat || v.Limit != 1 {
 		t.Errorf("per-tool limit: %+v", v)
 	}
-	if (dispatch.LoopPolicy{}).IterationLimit() != 25 || (dispatch.LoopPolicy{Disabled: true}).IdenticalCallLimit("x") != 0 {
-		t.Error("defaults")
-	}
-	if _, err := dispatch.New(dispatch.Config{TurnID: "t", Loop: dispatch.LoopPolicy{MaxIterations: -1}}); !errors.Is(err, dispatch.ErrInvalidContext) {
-		t.Errorf("negative policy: %v", err)
+	for _, tt := range []struct {
+		p          dispatch.LoopPolicy
+		iterations int
+		identical  int
+	}{
+		{dispatch.LoopPolicy{}, 25, 3},
+		{dispatch.LoopPolicy{Disabled: true}, 0, 0},
+		{dispatch.LoopPolicy{MaxIterations: -1, MaxIdenticalCalls: -1}, 0, 0}, // negative: no cap
+		{dispatch.LoopPolicy{MaxIterations: 4, MaxIdenticalCalls: 2, PerTool: map[string]int{"x": 5}}, 4, 5},
+	} {
+		if got, got2 := tt.p.IterationLimit(), tt.p.IdenticalCallLimit("x"); got != tt.iterations || got2 != tt.identical {
+			t.Errorf("%+v: limits %d, %d; want %d, %d", tt.p, got, got2, tt.iterations, tt.identical)
+		}
 	}
 }
 
@@ -353,22 +354,27 @@ func TestWaitForWithoutGate(t *testing.T) {
 }
 
 func TestLog(t *testing.T) {
-	var got []dispatch.LogEntry
-	at := time.Unix(42, 0)
-	var advance func() int
-	c := newCtx(t, dispatch.Config{DispatchID: "d1", Log: func(e dispatch.LogEntry) { got = append(got, e) },
-		Now: func() time.Time { return at }, Driver: func(f func() int) { advance = f }})
+	type note struct {
+		Level   zerolog.Level
+		Kind    string
+		Message string
+		Payload any
+	}
+	var got []note
+	c := newCtx(t, dispatch.Config{Log: func(level zerolog.Level, kind, message string, payload any) {
+		got = append(got, note{level, kind, message, payload})
+	}})
 	c.Log(zerolog.InfoLevel, "first", "hello", map[string]int{"n": 1})
-	if advance() != 1 {
+	if c.Advance() != 1 {
 		t.Fatal("advance did not return the next iteration")
 	}
 	c.Log(zerolog.WarnLevel, "second", "again", nil)
-	want := []dispatch.LogEntry{
-		{DispatchID: "d1", Iteration: 0, Level: zerolog.InfoLevel, Kind: "first", Message: "hello", Payload: map[string]int{"n": 1}, Time: at},
-		{DispatchID: "d1", Iteration: 1, Level: zerolog.WarnLevel, Kind: "second", Message: "again", Time: at},
+	want := []note{
+		{zerolog.InfoLevel, "first", "hello", map[string]int{"n": 1}},
+		{zerolog.WarnLevel, "second", "again", nil},
 	}
 	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("entries (-want +got):\n%s", d)
+		t.Errorf("notes (-want +got):\n%s", d)
 	}
 
 	silent := newCtx(t, dispatch.Config{})
@@ -413,16 +419,16 @@ func TestStash(t *testing.T) {
 func TestTimelineAccessors(t *testing.T) {
 	ctx := context.Background()
 	c := newCtx(t, dispatch.Config{})
-	u, _ := dispatch.UserMessage("u1", "hi")
+	u, _ := dispatch.NewMessage(dispatch.RawMessage{ID: "u1", Role: dispatch.RoleUser, Content: forge.NewTokenizable("hi")})
 	th, _ := dispatch.NewThought(dispatch.RawThought{ID: "t1", Content: forge.NewTokenizable("hmm")})
 	a1, a2 := call(t, "c1", "a", `{}`), call(t, "c2", "a", `{}`)
-	for _, err := range []error{c.StoreMessage(ctx, u), c.StoreThought(ctx, th), c.StoreToolCall(ctx, a1), c.StoreToolCall(ctx, a2)} {
+	for _, err := range []error{c.Save(ctx, dispatch.Entry{Message: u}), c.Save(ctx, dispatch.Entry{Thought: th}), c.Save(ctx, dispatch.Entry{ToolCall: a1}), c.Save(ctx, dispatch.Entry{ToolCall: a2})} {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	u2, _ := dispatch.UserMessage("u1", "hi again")
-	if err := c.StoreMessage(ctx, u2); err != nil {
+	u2, _ := dispatch.NewMessage(dispatch.RawMessage{ID: "u1", Role: dispatch.RoleUser, Content: forge.NewTokenizable("hi again")})
+	if err := c.Save(ctx, dispatch.Entry{Message: u2}); err != nil {
 		t.Fatal(err)
 	}
 	var kinds []string
@@ -441,7 +447,7 @@ func TestTimelineAccessors(t *testing.T) {
 	if c.ToolCallCount(a1.Checksum()) != 2 {
 		t.Errorf("count %d", c.ToolCallCount(a1.Checksum()))
 	}
-	if err := c.StoreMessage(ctx, nil); !errors.Is(err, dispatch.ErrStore) {
+	if err := c.Save(ctx, dispatch.Entry{Message: nil}); !errors.Is(err, dispatch.ErrStore) {
 		t.Errorf("nil message: %v", err)
 	}
 }
@@ -460,62 +466,17 @@ func TestHydrateCountsButDoesNotStoreOrGuard(t *testing.T) {
 	if len(c.Timeline()) != 1 || c.ToolCallCount(a.Checksum()) != 1 {
 		t.Errorf("timeline %d entries, count %d; want 1 and 1", len(c.Timeline()), c.ToolCallCount(a.Checksum()))
 	}
-	if v := c.CheckRepeat("a", a.Checksum(), 0); v.Decision != dispatch.LoopAllow {
+	if v := c.CheckRepeat("a", a.Checksum(), 0); v.Decision != turnstate.Allow {
 		t.Errorf("hydrated call counted by the guard: %+v", v)
 	}
 	if tl, _ := store.Load(ctx, "turn"); len(tl) != 0 {
 		t.Errorf("hydrate stored %d entries", len(tl))
 	}
-	if err := c.StoreToolCall(ctx, call(t, "2", "a", `{}`)); err != nil {
+	if err := c.Save(ctx, dispatch.Entry{ToolCall: call(t, "2", "a", `{}`)}); err != nil {
 		t.Fatal(err)
 	}
-	if v := c.CheckRepeat("a", a.Checksum(), 0); v.Decision != dispatch.LoopBlockedRepeat || v.Earlier != 1 || v.InResponse {
+	if v := c.CheckRepeat("a", a.Checksum(), 0); v.Decision != turnstate.BlockedRepeat || v.Earlier != 1 || v.InResponse {
 		t.Errorf("own call not counted: %+v", v)
-	}
-}
-
-// Replacing by id stays in place after a delete shifted the entries, in the
-// context and in the MemoryStore (both index their entries).
-func TestReplaceInPlaceAfterDelete(t *testing.T) {
-	ctx := context.Background()
-	store := dispatch.NewMemoryStore()
-	c := newCtx(t, dispatch.Config{Store: store})
-	msg := func(id, text string) *dispatch.Message {
-		m, err := dispatch.UserMessage(id, text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return m
-	}
-	for _, step := range []func() error{
-		func() error { return c.StoreMessage(ctx, msg("m1", "one")) },
-		func() error { return c.StoreToolCall(ctx, call(t, "x", "a", `{}`)) },
-		func() error { return c.StoreMessage(ctx, msg("m2", "two")) },
-		func() error { _, err := c.DeleteToolCall(ctx, "x"); return err },
-		func() error { return c.StoreMessage(ctx, msg("m2", "two, edited")) },
-		func() error { return c.StoreMessage(ctx, msg("m3", "three")) },
-	} {
-		if err := step(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	texts := func(tl []dispatch.Entry) []string {
-		var out []string
-		for _, e := range tl {
-			out = append(out, e.Message.Text())
-		}
-		return out
-	}
-	want := []string{"one", "two, edited", "three"}
-	if d := cmp.Diff(want, texts(c.Timeline())); d != "" {
-		t.Errorf("context timeline (-want +got):\n%s", d)
-	}
-	stored, err := store.Load(ctx, "turn")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := cmp.Diff(want, texts(stored)); d != "" {
-		t.Errorf("store (-want +got):\n%s", d)
 	}
 }
 
@@ -532,27 +493,27 @@ func TestUnexecutedCallsDoNotCountAgainstTheGuard(t *testing.T) {
 	if n := c.ToolCallCount(sum); n != 1 {
 		t.Errorf("ToolCallCount = %d, want 1", n)
 	}
-	if v := c.CheckRepeat("a", sum, 0); v.Decision != dispatch.LoopAllow || v.Earlier != 0 {
+	if v := c.CheckRepeat("a", sum, 0); v.Decision != turnstate.Allow || v.Earlier != 0 {
 		t.Errorf("after an unexecuted call: %+v, want allow with no earlier calls", v)
 	}
 	if _, ok := c.LastExecutedToolCall(sum); ok {
 		t.Error("LastExecutedToolCall found an unexecuted call")
 	}
 	// Replacing the refused call keeps it out of the guard's count.
-	if err := c.StoreToolCall(ctx, call(t, "r1", "a", `{"q":1}`)); err != nil {
+	if err := c.Save(ctx, dispatch.Entry{ToolCall: call(t, "r1", "a", `{"q":1}`)}); err != nil {
 		t.Fatal(err)
 	}
-	if v := c.CheckRepeat("a", sum, 0); v.Decision != dispatch.LoopAllow {
+	if v := c.CheckRepeat("a", sum, 0); v.Decision != turnstate.Allow {
 		t.Errorf("after replacing the unexecuted call: %+v", v)
 	}
 	ran := call(t, "x1", "a", `{"q":1}`)
-	if err := c.StoreToolCall(ctx, ran); err != nil {
+	if err := c.Save(ctx, dispatch.Entry{ToolCall: ran}); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.StoreUnexecutedToolCall(ctx, call(t, "r2", "a", `{"q":1}`)); err != nil {
 		t.Fatal(err)
 	}
-	if v := c.CheckRepeat("a", sum, 0); v.Decision != dispatch.LoopBlockedRepeat || v.Earlier != 1 {
+	if v := c.CheckRepeat("a", sum, 0); v.Decision != turnstate.BlockedRepeat || v.Earlier != 1 {
 		t.Errorf("after one executed call: %+v, want blocked with 1 earlier", v)
 	}
 	if got, ok := c.LastExecutedToolCall(sum); !ok || got.ID() != "x1" {
@@ -602,9 +563,9 @@ func TestConcurrentSavesKeepOneOrder(t *testing.T) {
 		return m
 	}
 	done := make(chan error, 1)
-	go func() { done <- c.StoreMessage(ctx, msg("a")) }()
+	go func() { done <- c.Save(ctx, dispatch.Entry{Message: msg("a")}) }()
 	time.Sleep(10 * time.Millisecond) // a's save is under way
-	if err := c.StoreMessage(ctx, msg("b")); err != nil {
+	if err := c.Save(ctx, dispatch.Entry{Message: msg("b")}); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-done; err != nil {
@@ -637,7 +598,6 @@ func TestThoughtPayloadIsACopy(t *testing.T) {
 	}
 }
 
-
 // A dispatch that continues a stored turn (Config.Resumed) starts after
 // the turn's responses, with its executed calls counted and a call the
 // guard refused still blocked; history in Timeline counts for neither.
@@ -655,22 +615,22 @@ func TestResumedRestoresLoopGuard(t *testing.T) {
 		name    string
 		resumed []dispatch.Entry
 		it      int
-		want    dispatch.LoopVerdict
+		want    turnstate.Verdict
 	}{
-		{"nothing resumed", nil, 0, dispatch.LoopVerdict{Limit: 2}},
+		{"nothing resumed", nil, 0, turnstate.Verdict{Limit: 2}},
 		{"one executed", []dispatch.Entry{
 			{ToolCall: call(t, "x1", "a", `{"q":1}`), ResponseID: "r1", Executed: true},
-		}, 1, dispatch.LoopVerdict{Count: 1, Earlier: 1, Limit: 2}},
+		}, 1, turnstate.Verdict{Count: 1, Earlier: 1, Limit: 2}},
 		{"unexecuted calls do not count", []dispatch.Entry{
 			{ToolCall: call(t, "x1", "a", `{"q":1}`), ResponseID: "r1"},
 			{ToolCall: call(t, "x2", "a", `{"q":1}`), ResponseID: "r2"},
-		}, 2, dispatch.LoopVerdict{Limit: 2}},
+		}, 2, turnstate.Verdict{Limit: 2}},
 		{"blocked stays blocked", []dispatch.Entry{
 			{ToolCall: call(t, "x1", "a", `{"q":1}`), ResponseID: "r1", Executed: true},
 			{ToolCall: call(t, "x2", "a", `{"q":1}`), ResponseID: "r1", Executed: true},
 			{ToolCall: call(t, "x3", "a", `{"q":1}`), ResponseID: "r2"},
 			{ToolCall: pending, ResponseID: "r2"},
-		}, 2, dispatch.LoopVerdict{Decision: dispatch.LoopFinalize, Count: 2, Earlier: 2, Limit: 2}},
+		}, 2, turnstate.Verdict{Decision: turnstate.Finalize, Count: 2, Earlier: 2, Limit: 2}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := dispatch.New(dispatch.Config{TurnID: "t", Timeline: []dispatch.Entry{{ToolCall: past, Executed: true}},
@@ -699,7 +659,7 @@ func TestResumedRestoresLoopGuard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.StoreToolCall(ctx, done); err != nil {
+	if err := c.Save(ctx, dispatch.Entry{ToolCall: done}); err != nil {
 		t.Fatal(err)
 	}
 	if v := c.CheckRepeat("b", bsum, 0); v.Earlier != 1 {

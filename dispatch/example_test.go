@@ -2,77 +2,41 @@ package dispatch_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
 )
 
-func ExampleNew() {
+// A turn's timeline is stored entry by entry; an entry with the id of one
+// already stored replaces it in place.
+func ExampleMemoryStore() {
 	ctx := context.Background()
-	store := dispatch.NewMemoryStore()
-	dc, err := dispatch.New(dispatch.Config{TurnID: "t1", Store: store,
-		Loop: dispatch.LoopPolicy{MaxIdenticalCalls: 2, MaxIterations: 8}})
-	if err != nil {
-		panic(err)
+	st := &dispatch.MemoryStore{MaxTurns: 100}
+	for _, text := range []string{"hello", "hello again"} {
+		m, _ := dispatch.NewMessage(dispatch.RawMessage{ID: "m1", Role: dispatch.RoleUser, Content: forge.NewTokenizable(text)})
+		_ = st.Save(ctx, "turn-1", dispatch.Entry{Message: m})
 	}
-	unsubscribe := dc.OnAck(func() { fmt.Println("acked") })
-	defer unsubscribe()
-
-	msg, err := dispatch.UserMessage("m1", "hello")
-	if err != nil {
-		panic(err)
-	}
-	if err := dc.StoreMessage(ctx, msg); err != nil {
-		panic(err)
-	}
-	fmt.Println("iteration limit:", dc.Loop().IterationLimit())
-	fmt.Println("repeat limit:", dc.Loop().IdenticalCallLimit("search"))
-	if err := dc.Ack(); err != nil {
-		panic(err)
-	}
-	stored, _ := store.Load(ctx, "t1")
-	fmt.Println("stored:", len(stored), stored[0].Message.Text())
+	entries, _ := st.Load(ctx, "turn-1")
+	fmt.Println(len(entries), entries[0].Message.Text())
 	// Output:
-	// iteration limit: 8
-	// repeat limit: 2
-	// acked
-	// stored: 1 hello
+	// 1 hello again
 }
 
-func ExampleLoopPolicy() {
-	p := dispatch.LoopPolicy{
-		MaxIdenticalCalls: 3,
-		PerTool: map[string]int{
-			"poll":  -1, // polling repeats on purpose
-			"fetch": 1,  // never fetch the same thing twice
-		},
-	}
-	if err := p.Validate(); err != nil {
-		panic(err)
-	}
-	for _, tool := range []string{"search", "poll", "fetch"} {
-		fmt.Println(tool, p.IdenticalCallLimit(tool))
-	}
-	fmt.Println("iterations", p.IterationLimit())
+// Every entry has a JSON form that round-trips.
+func ExampleUnmarshalEntry() {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	m, _ := dispatch.NewMessage(dispatch.RawMessage{ID: "m1", Role: dispatch.RoleUser,
+		Content: forge.NewTokenizable("hi"), CreatedAt: at})
+	b, _ := json.Marshal(dispatch.Entry{Message: m})
+	fmt.Println(string(b))
+	e, err := dispatch.UnmarshalEntry(context.Background(), b, nil)
+	fmt.Println(e.Kind(), e.Message.Text(), err)
 	// Output:
-	// search 3
-	// poll 0
-	// fetch 1
-	// iterations 25
-}
-
-func ExampleContext_CheckRepeat() {
-	dc, _ := dispatch.New(dispatch.Config{TurnID: "t1", Loop: dispatch.LoopPolicy{MaxIdenticalCalls: 2}})
-	// Inspecting the guard records nothing; pending counts identical calls
-	// earlier in the same model response.
-	for pending := range 3 {
-		v := dc.CheckRepeat("search", "checksum-of-the-args", pending)
-		fmt.Printf("pending %d: %q in-response=%v\n", pending, v.Decision, v.InResponse)
-	}
-	// Output:
-	// pending 0: "" in-response=false
-	// pending 1: "" in-response=false
-	// pending 2: "blocked-repeat" in-response=true
+	// {"kind":"message","message":{"id":"m1","role":"user","content":"hi","createdAt":"2026-01-02T03:04:05Z","updatedAt":"2026-01-02T03:04:05Z"}}
+	// message hi <nil>
 }
 
 // Turns grouped into a conversation feed the next turn's history.
@@ -82,7 +46,7 @@ func ExampleLoadHistory() {
 	for i, text := range []string{"first", "second", "third"} {
 		turn := fmt.Sprintf("turn-%d", i)
 		_ = st.StartTurn(ctx, "chat", turn)
-		m, _ := dispatch.UserMessage("m"+turn, text)
+		m, _ := dispatch.NewMessage(dispatch.RawMessage{ID: "m" + turn, Role: dispatch.RoleUser, Content: forge.NewTokenizable(text)})
 		_ = st.Save(ctx, turn, dispatch.Entry{Message: m})
 		_ = st.SetTurnState(ctx, turn, dispatch.TurnCompleted, nil)
 	}

@@ -21,10 +21,10 @@ const (
 // it refused (blocked, denied, cut off).
 type LoopPolicy struct {
 	// MaxIterations caps model calls per dispatch, the final no-tools
-	// answer included; 0 means 25.
+	// answer included; 0 means 25, < 0 no cap.
 	MaxIterations int
-	// MaxIdenticalCalls caps identical calls per turn; 0 means 3. Calls
-	// replayed from history do not count.
+	// MaxIdenticalCalls caps identical calls per turn; 0 means 3, < 0 no
+	// repeat check. Calls replayed from history do not count.
 	MaxIdenticalCalls int
 	// Disabled turns the whole guard off (no iteration cap, no repeat check).
 	Disabled bool
@@ -40,32 +40,21 @@ func (p LoopPolicy) clone() LoopPolicy {
 	return p
 }
 
-// Validate reports negative limits as ErrInvalidLoopPolicy.
-func (p LoopPolicy) Validate() error {
-	if p.MaxIterations < 0 {
-		return ErrInvalidLoopPolicy.With(nil, "dispatch: loop policy: maxIterations must be >= 0, got %d", p.MaxIterations)
-	}
-	if p.MaxIdenticalCalls < 0 {
-		return ErrInvalidLoopPolicy.With(nil, "dispatch: loop policy: maxIdenticalCalls must be >= 0, got %d", p.MaxIdenticalCalls)
-	}
-	return nil
-}
-
-// IterationLimit is the effective iteration cap, 0 when disabled.
-func (p LoopPolicy) IterationLimit() int {
-	if p.Disabled {
+// iterationLimit is the effective iteration cap, 0 when there is none.
+func (p LoopPolicy) iterationLimit() int {
+	switch {
+	case p.Disabled || p.MaxIterations < 0:
 		return 0
-	}
-	if p.MaxIterations == 0 {
+	case p.MaxIterations == 0:
 		return defaultMaxIterations
 	}
 	return p.MaxIterations
 }
 
-// IdenticalCallLimit is the effective repeat cap for tool, 0 when the check
-// is off for it.
-func (p LoopPolicy) IdenticalCallLimit(tool string) int {
-	if p.Disabled {
+// identicalCallLimit is the effective repeat cap for tool, 0 when the
+// check is off for it.
+func (p LoopPolicy) identicalCallLimit(tool string) int {
+	if p.Disabled || p.MaxIdenticalCalls < 0 {
 		return 0
 	}
 	n := p.MaxIdenticalCalls
@@ -79,38 +68,4 @@ func (p LoopPolicy) IdenticalCallLimit(tool string) int {
 		n = defaultMaxIdenticalCalls
 	}
 	return n
-}
-
-// LoopDecision is what the loop guard decided; every decision other than
-// LoopAllow is reported as an event by the turn runner.
-type LoopDecision string
-
-// Loop-guard decisions.
-const (
-	// LoopAllow: execute the call.
-	LoopAllow LoopDecision = ""
-	// LoopBlockedRepeat: do not execute; answer with an error result.
-	LoopBlockedRepeat LoopDecision = "blocked-repeat"
-	// LoopFinalize: the model repeated a blocked call; finish with one last
-	// no-tools iteration.
-	LoopFinalize LoopDecision = "finalize"
-	// LoopIterationLimit: the iteration cap is reached; this iteration is the
-	// final no-tools one.
-	LoopIterationLimit LoopDecision = "iteration-limit"
-)
-
-// LoopVerdict is the guard's answer for one proposed call.
-type LoopVerdict struct {
-	Decision LoopDecision
-	// Count is how many identical calls this dispatch already made: Earlier
-	// plus the allowed ones earlier in the same model response.
-	Count int
-	// Earlier is how many identical calls earlier iterations of this
-	// dispatch stored.
-	Earlier int
-	// Limit is the effective MaxIdenticalCalls for the tool.
-	Limit int
-	// InResponse is set on a LoopBlockedRepeat caused by repeats within one
-	// model response: only the first Limit-Earlier of them were executed.
-	InResponse bool
 }

@@ -9,11 +9,12 @@ import (
 	"time"
 
 	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
 )
 
 func saveText(t *testing.T, s *dispatch.MemoryStore, turn, text string) {
 	t.Helper()
-	m, err := dispatch.UserMessage(turn+"-m", text)
+	m, err := dispatch.NewMessage(dispatch.RawMessage{ID: turn + "-m", Role: dispatch.RoleUser, Content: forge.NewTokenizable(text)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,19 +69,6 @@ func TestMemoryStoreBounds(t *testing.T) {
 		}
 		if got := kept(s, "run", "sus", "0", "3", "4"); fmt.Sprint(got) != "[run sus 4]" {
 			t.Errorf("kept %v, want [run sus 4]", got)
-		}
-	})
-	t.Run("drop turn", func(t *testing.T) {
-		var s dispatch.MemoryStore
-		if err := s.StartTurn(ctx, "c", "t"); err != nil {
-			t.Fatal(err)
-		}
-		saveText(t, &s, "t", "x")
-		if !s.DropTurn("t") || s.DropTurn("t") {
-			t.Error("DropTurn did not report the turn once")
-		}
-		if cs, _ := s.Conversations(ctx); len(cs) != 0 {
-			t.Errorf("the emptied conversation is still listed: %+v", cs)
 		}
 	})
 	t.Run("retention", func(t *testing.T) {

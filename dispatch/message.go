@@ -31,7 +31,7 @@ type RawMessage struct {
 }
 
 // Message is one user or assistant message of a turn. Immutable; build a
-// new one with the same ID and call Context.StoreMessage to change it.
+// new one with the same ID and call Context.Save to change it.
 type Message struct {
 	id          string
 	role        Role
@@ -67,11 +67,6 @@ func NewMessage(raw RawMessage) (*Message, error) {
 	created, updated := timestamps(raw.CreatedAt, raw.UpdatedAt)
 	return &Message{id: raw.ID, role: raw.Role, content: raw.Content,
 		attachments: append([]*media.Media(nil), raw.Attachments...), createdAt: created, updatedAt: updated}, nil
-}
-
-// UserMessage is a shortcut for a user text message with a given id.
-func UserMessage(id, text string) (*Message, error) {
-	return NewMessage(RawMessage{ID: id, Role: RoleUser, Content: forge.NewTokenizable(text)})
 }
 
 // ID is the message id (for assistant messages, the stream id).
@@ -237,10 +232,10 @@ type Entry struct {
 	// metadata of the timeline, not of the value: replacing an entry in
 	// place with an Entry whose ResponseID is "" keeps the old one.
 	ResponseID string
-	// Executed marks a tool call the dispatch ran (stored with
-	// StoreToolCall, not StoreUnexecutedToolCall); the dispatch sets it on
-	// the entries it saves. Stores keep it: a resumed turn counts its
-	// executed calls against the loop guard (Config.Resumed).
+	// Executed marks a tool call the dispatch ran, as opposed to one it
+	// refused (blocked, denied, cut off); the dispatch sets it on the
+	// entries it saves. Stores keep it: a resumed turn counts its executed
+	// calls against the loop guard.
 	Executed bool
 }
 

@@ -17,7 +17,7 @@ func TestStoreResponseEntry(t *testing.T) {
 	ctx := context.Background()
 	store := dispatch.NewMemoryStore()
 	c := newCtx(t, dispatch.Config{Store: store})
-	user, _ := dispatch.UserMessage("u1", "hi")
+	user, _ := dispatch.NewMessage(dispatch.RawMessage{ID: "u1", Role: dispatch.RoleUser, Content: forge.NewTokenizable("hi")})
 	answer, err := dispatch.NewMessage(dispatch.RawMessage{ID: "m1", Role: dispatch.RoleAssistant, Content: forge.NewTokenizable("x")})
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +38,7 @@ func TestStoreResponseEntry(t *testing.T) {
 	}
 	// Replacing m1 without a response id keeps r1.
 	edited, _ := dispatch.NewMessage(dispatch.RawMessage{ID: "m1", Role: dispatch.RoleAssistant, Content: forge.NewTokenizable("edited")})
-	if err := c.StoreMessage(ctx, edited); err != nil {
+	if err := c.Save(ctx, dispatch.Entry{Message: edited}); err != nil {
 		t.Fatal(err)
 	}
 	ids := func(es []dispatch.Entry) (out []string) {

@@ -16,8 +16,6 @@ type Store interface {
 	// Save inserts e at the end of the turn's timeline, or replaces in place
 	// the entry of the same kind and id.
 	Save(ctx context.Context, turnID string, e Entry) error
-	// Delete removes the entry of that kind and id; it reports whether it existed.
-	Delete(ctx context.Context, turnID string, kind EntryKind, id string) (bool, error)
 	// Load returns the turn's timeline in order (nil for an unknown turn).
 	Load(ctx context.Context, turnID string) ([]Entry, error)
 }
@@ -35,8 +33,9 @@ const (
 // limit: past MaxTurns turns or MaxBytes estimated bytes (the text of
 // entries, tool-call arguments and the bytes of their artifacts), the
 // turns written least recently are dropped, with their entries, from their
-// conversations. Running and suspended turns are never dropped. A turn can
-// also be dropped explicitly ([MemoryStore.DropTurn]) or after Retention.
+// conversations. Running and suspended turns are never dropped. A turn is
+// also dropped after Retention, or with its conversation
+// ([MemoryStore.DeleteConversation]).
 // For history that must outlive the process or these bounds, use a durable
 // store such as store/sqlitestore.
 type MemoryStore struct {
@@ -163,40 +162,6 @@ func (s *MemoryStore) drop(t *memTurn) {
 			delete(s.convs, c.id)
 		}
 	}
-}
-
-// DropTurn forgets a turn now, with its entries; it reports whether the
-// turn was kept.
-func (s *MemoryStore) DropTurn(turnID string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.turns[turnID]
-	if t == nil {
-		return false
-	}
-	s.drop(t)
-	return true
-}
-
-// Delete implements [Store].
-func (s *MemoryStore) Delete(ctx context.Context, turnID string, kind EntryKind, id string) (bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t := s.turns[turnID]
-	if t == nil {
-		return false, nil
-	}
-	i, ok := t.pos[entryKey{kind, id}]
-	if !ok {
-		return false, nil
-	}
-	s.grow(t, -entrySize(t.entries[i]))
-	t.entries = append(t.entries[:i:i], t.entries[i+1:]...)
-	clear(t.pos)
-	for j, e := range t.entries {
-		t.pos[entryKey{e.Kind(), e.ID()}] = j
-	}
-	return true, nil
 }
 
 // Load implements [Store]; the slice is a copy.

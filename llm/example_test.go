@@ -67,7 +67,7 @@ func ExampleRenderer_ToolResult() {
 // Turns groups a timeline for an adapter: each response's entries
 // together, its tool results after it.
 func ExampleTurns() {
-	user, _ := dispatch.UserMessage("u1", "Weather in Oslo?")
+	user, _ := dispatch.NewMessage(dispatch.RawMessage{ID: "u1", Role: dispatch.RoleUser, Content: forge.NewTokenizable("Weather in Oslo?")})
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	sum, _ := canonical.Checksum("weather", map[string]any{"city": "Oslo"})
 	call, _ := forge.NewToolCall(forge.RawToolCall{ID: "c1", Tool: "weather", Args: `{"city":"Oslo"}`, Checksum: sum,

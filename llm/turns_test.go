@@ -24,7 +24,7 @@ func entry(t *testing.T, code string) dispatch.Entry {
 	var err error
 	switch kind {
 	case "u":
-		e.Message, err = dispatch.UserMessage(id, "text "+id)
+		e.Message, err = dispatch.NewMessage(dispatch.RawMessage{ID: id, Role: dispatch.RoleUser, Content: forge.NewTokenizable("text " + id)})
 	case "a":
 		e.Message, err = dispatch.NewMessage(dispatch.RawMessage{ID: id, Role: dispatch.RoleAssistant, Content: forge.NewTokenizable("text " + id)})
 	case "t":

@@ -49,7 +49,13 @@ func (r *Runner) forgeArtifactTools(tc *TurnContext, dc *dispatch.Context) error
 	if tc.forger == nil {
 		tc.forger = &spooledartifact.Forger{}
 	}
-	forged, err := tc.forger.Update(dc.ToolCalls())
+	var calls []*forge.ToolCall
+	for _, e := range dc.Timeline() {
+		if e.ToolCall != nil {
+			calls = append(calls, e.ToolCall)
+		}
+	}
+	forged, err := tc.forger.Update(calls)
 	if err != nil {
 		return err
 	}

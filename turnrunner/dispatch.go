@@ -8,8 +8,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/rs/zerolog"
 
 	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm"
 )
 
@@ -57,19 +59,17 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 		}
 	}()
 	tc.mu.Lock()
-	var advance func() int
 	var err error
-	dc, err = dispatch.New(dispatch.Config{
-		TurnID: tc.id, SystemPrompt: tc.systemPrompt, Timeline: tc.timeline, Resumed: tc.resumed(),
-		Tools: tc.tools, Stash: tc.stash, Store: r.opts.Store, Loop: r.opts.Loop,
-		WaitFor: func(ctx context.Context, req dispatch.GateRequest) (any, error) {
+	dc, err = drive.New(tc.id, tc.timeline, tc.resumed(), tc.tools, tc.stash, r.opts.Store, r.opts.Loop,
+		func(ctx context.Context, req dispatch.GateRequest) (any, error) {
 			return r.waitFor(ctx, em, tc.id, req)
 		},
-		Log:    func(e dispatch.LogEntry) { r.log(em, e) },
-		Now:    r.opts.Now,
-		Driver: func(f func() int) { advance = f },
-	})
+		func(level zerolog.Level, kind, message string, payload any) {
+			r.log(em, Log{DispatchID: dc.DispatchID(), Iteration: dc.Iteration(), Level: level, Kind: kind,
+				Message: message, Payload: payload, EmittedAt: r.now()})
+		})
 	if err == nil {
+		dc.SetSystemPrompt(tc.systemPrompt)
 		tc.dc = dc
 	}
 	tc.mu.Unlock()
@@ -94,7 +94,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 	}
 
 	if tc.resume != nil {
-		if finalizeNext(tc.resume.own, dc.Loop()) {
+		if finalizeNext(tc.resume.own, func(tool string) int { return drive.IdenticalCallLimit(dc, tool) }) {
 			finalReason = repeatFinalReason
 		}
 		if err := r.resumeCalls(ctx, tc, dc, em); err != nil {
@@ -108,12 +108,12 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 		em.send(IterationStart{DispatchID: dc.DispatchID(), Iteration: it, StartedAt: itStart})
 
 		final := finalReason != ""
-		if limit := dc.Loop().IterationLimit(); limit > 0 && it >= limit-1 && !final {
+		if limit := drive.IterationLimit(dc); limit > 0 && it >= limit-1 && !final {
 			finalReason = iterationLimitReason
 			final = true
-			em.send(LoopGuard{DispatchID: dc.DispatchID(), Iteration: it, Decision: dispatch.LoopIterationLimit,
+			em.send(LoopGuard{DispatchID: dc.DispatchID(), Iteration: it, Decision: LoopIterationLimit,
 				Count: it + 1, Limit: limit,
-				Message: dispatch.ErrIterationLimit.With(nil, "iteration limit reached: this is the final iteration, no tools are offered").Error()})
+				Message: errIterationLimit.With(nil, "iteration limit reached: this is the final iteration, no tools are offered").Error()})
 		}
 
 		if err := r.forgeArtifactTools(tc, dc); err != nil {
@@ -188,10 +188,11 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 		if res.finalize && finalReason == "" {
 			finalReason = repeatFinalReason
 		}
-		advance()
+		drive.Advance(dc)
 	}
 
 	status, derr = DispatchAborted, nil
+	acked, nackErr := drive.Outcome(dc)
 	switch {
 	case failed != nil:
 		// A tool may have acked before the error (a failed store, a
@@ -199,10 +200,10 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 		status, derr = DispatchNack, failed
 	case tc.isSuspended():
 		status = DispatchSuspended
-	case dc.IsAcked():
+	case acked:
 		status = DispatchAck
-	case dc.NackErr() != nil:
-		status, derr = DispatchNack, dc.NackErr()
+	case nackErr != nil:
+		status, derr = DispatchNack, nackErr
 		if !reported { // an explicit Nack from middleware is an error too
 			r.emitError(em, dc.DispatchID(), dc.Iteration(), derr)
 		}
@@ -305,7 +306,7 @@ func (r *Runner) settleResponse(ctx context.Context, tc *TurnContext, dc *dispat
 	case final:
 		r.settleUnrun(ctx, dc, em, st, func(*callState) string {
 			if finalReason == iterationLimitReason {
-				return dispatch.ErrIterationLimit.With(nil, "Tool call not executed: the iteration limit is reached and tool use has ended for this turn. Answer with the information you have.").Error()
+				return errIterationLimit.With(nil, "Tool call not executed: the iteration limit is reached and tool use has ended for this turn. Answer with the information you have.").Error()
 			}
 			return notExecuted("tool use has ended for this turn. Answer with the information you have.")
 		})
@@ -463,7 +464,8 @@ func (r *Runner) buildRequest(dc *dispatch.Context, final bool, finalReason stri
 		req.System = s
 	}
 	if final {
-		note, err := dispatch.UserMessage("loop-guard-"+dc.DispatchID(), strings.Replace(finalNote, "%s", finalReason, 1))
+		note, err := dispatch.NewMessage(dispatch.RawMessage{ID: "loop-guard-" + dc.DispatchID(), Role: dispatch.RoleUser,
+			Content: forge.NewTokenizable(strings.Replace(finalNote, "%s", finalReason, 1))})
 		if err != nil {
 			return nil, err
 		}

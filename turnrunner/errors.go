@@ -38,3 +38,9 @@ var (
 	// whose tool-call arguments exceed Options.MaxToolCallArgBytes.
 	ErrToolCallArgsTooLarge = &forge.Error{Code: "E_TOOL_CALL_ARGS_TOO_LARGE", Status: 413}
 )
+
+// The codes of the loop guard's error results, which the model reads.
+var (
+	errRepeatedToolCall = &forge.Error{Code: "E_LOOP_GUARD_REPEATED_TOOL_CALL", Status: 429}
+	errIterationLimit   = &forge.Error{Code: "E_LOOP_GUARD_ITERATION_LIMIT", Status: 429}
+)

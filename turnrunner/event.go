@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/llm"
 	"github.com/rs/zerolog"
@@ -164,11 +163,28 @@ type ToolExecutionEnd struct {
 	Err                error
 }
 
-// LoopGuard reports a loop-guard decision (never LoopAllow).
+// LoopDecision is a loop-guard decision a [LoopGuard] event reports.
+type LoopDecision string
+
+// Loop-guard decisions.
+const (
+	// LoopBlockedRepeat: the call was not executed; the model got an error
+	// result saying it already made it, and what it returned.
+	LoopBlockedRepeat LoopDecision = "blocked-repeat"
+	// LoopFinalize: the model repeated a blocked call; one last no-tools
+	// iteration follows.
+	LoopFinalize LoopDecision = "finalize"
+	// LoopIterationLimit: the iteration cap is reached; this iteration is
+	// the final no-tools one.
+	LoopIterationLimit LoopDecision = "iteration-limit"
+)
+
+// LoopGuard reports a loop-guard decision: a repeated call the guard did
+// not run, or the last iteration it asked for.
 type LoopGuard struct {
 	DispatchID string
 	Iteration  int
-	Decision   dispatch.LoopDecision
+	Decision   LoopDecision
 	Tool       string // "" for iteration-limit
 	ToolCallID string
 	Checksum   string

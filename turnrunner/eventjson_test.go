@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/internal/golden"
 	"github.com/ebbforge/adk/llm"
@@ -81,7 +80,7 @@ func wireEvents(t *testing.T) []turnrunner.Event {
 		completed(pic),
 		turnrunner.ToolCallContent{ID: "c6", Tool: "grep", Args: json.RawMessage(`{"q":"x"}`), Checksum: sum, IsError: true, Cancelled: true,
 			Results: forge.TextResults(forge.NewTokenizable("E_TOOL_CALL_CANCELLED: cancelled")), CreatedAt: t0, UpdatedAt: t1},
-		turnrunner.LoopGuard{DispatchID: "d", Iteration: 2, Decision: dispatch.LoopBlockedRepeat, Tool: "grep", ToolCallID: "c7", Checksum: sum, Count: 3, Limit: 2, Message: "repeated"},
+		turnrunner.LoopGuard{DispatchID: "d", Iteration: 2, Decision: turnrunner.LoopBlockedRepeat, Tool: "grep", ToolCallID: "c7", Checksum: sum, Count: 3, Limit: 2, Message: "repeated"},
 		turnrunner.GateOpen{Gate: gate},
 		turnrunner.GateClosed{GateID: gate.ID(), TurnID: "t", Result: turnrunner.GateResolved, SettledAt: t1},
 		turnrunner.Log{DispatchID: "d", Iteration: 1, Level: zerolog.InfoLevel, Kind: "note", Message: "hi", Payload: map[string]int{"n": 1}, EmittedAt: t0},

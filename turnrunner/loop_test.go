@@ -29,7 +29,7 @@ func TestLoopGuardRepeatThenFinalize(t *testing.T) {
 	})
 	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, Loop: dispatch.LoopPolicy{MaxIdenticalCalls: 2}})
 	evs := loopTurn(t, r, turnrunner.Input{TurnID: "lg", Prompt: "weather?"}, execs, 2,
-		[]dispatch.LoopDecision{dispatch.LoopBlockedRepeat, dispatch.LoopFinalize})
+		[]turnrunner.LoopDecision{turnrunner.LoopBlockedRepeat, turnrunner.LoopFinalize})
 	calls := storedCalls(t, r, "lg")
 	if len(calls) != 4 {
 		t.Fatalf("%d stored calls, want 4", len(calls))
@@ -71,7 +71,7 @@ func TestLoopGuardIterationLimitAndPerTool(t *testing.T) {
 		t.Fatalf("TurnEnd %+v", end)
 	}
 	g := ofType[turnrunner.LoopGuard](evs)
-	if len(g) != 1 || g[0].Decision != dispatch.LoopIterationLimit || g[0].Iteration != 3 {
+	if len(g) != 1 || g[0].Decision != turnrunner.LoopIterationLimit || g[0].Iteration != 3 {
 		t.Errorf("LoopGuard events %+v", g)
 	}
 	if n.Load() != 3 || m.Calls() != 4 {
@@ -395,7 +395,7 @@ func TestLoopGuardIdenticalCallsInOneResponse(t *testing.T) {
 	m := scripted.New(scripted.Use(c, c, c, c, c), scripted.Say("done"))
 	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, Loop: dispatch.LoopPolicy{MaxIdenticalCalls: 3}})
 	loopTurn(t, r, turnrunner.Input{TurnID: "one", Prompt: "go"}, execs, 3,
-		[]dispatch.LoopDecision{dispatch.LoopBlockedRepeat, dispatch.LoopBlockedRepeat})
+		[]turnrunner.LoopDecision{turnrunner.LoopBlockedRepeat, turnrunner.LoopBlockedRepeat})
 	calls := storedCalls(t, r, "one")
 	if len(calls) != 5 {
 		t.Fatalf("%d stored calls, want 5", len(calls))
@@ -432,11 +432,6 @@ func TestLoopGuardInspectionAndHistory(t *testing.T) {
 		if dc.Iteration() > 0 {
 			return next(ctx)
 		}
-		for range 5 {
-			if v := dc.CheckRepeat("echo", sum, 0); v.Decision != dispatch.LoopAllow || v.Count != 0 {
-				return fmt.Errorf("history counted or inspection recorded: %+v", v)
-			}
-		}
 		if dc.ToolCallCount(sum) != 1 {
 			return fmt.Errorf("ToolCallCount %d, want 1 (seeded from history)", dc.ToolCallCount(sum))
 		}
@@ -465,7 +460,7 @@ func countingEcho(t *testing.T, answer string) (*forge.Tool, *atomic.Int32) {
 // loopTurn runs in on r, which must complete, with execs counting wantExecs
 // executions this turn and the loop guard deciding want, in order (nil:
 // never firing); it returns the turn's events.
-func loopTurn(t *testing.T, r *turnrunner.Runner, in turnrunner.Input, execs *atomic.Int32, wantExecs int32, want []dispatch.LoopDecision) []turnrunner.Event {
+func loopTurn(t *testing.T, r *turnrunner.Runner, in turnrunner.Input, execs *atomic.Int32, wantExecs int32, want []turnrunner.LoopDecision) []turnrunner.Event {
 	t.Helper()
 	evs := run(t, r, in)
 	if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
@@ -481,8 +476,8 @@ func loopTurn(t *testing.T, r *turnrunner.Runner, in turnrunner.Input, execs *at
 }
 
 // loopDecisions lists the LoopGuard decisions of a turn, in order.
-func loopDecisions(evs []turnrunner.Event) []dispatch.LoopDecision {
-	var ds []dispatch.LoopDecision
+func loopDecisions(evs []turnrunner.Event) []turnrunner.LoopDecision {
+	var ds []turnrunner.LoopDecision
 	for _, g := range ofType[turnrunner.LoopGuard](evs) {
 		ds = append(ds, g.Decision)
 	}

@@ -195,9 +195,6 @@ func New(model llm.Model, opts *Options) (*Runner, error) {
 	if o.EventBuffer < 0 {
 		p = append(p, "eventBuffer: must be >= 0")
 	}
-	if err := o.Loop.Validate(); err != nil {
-		p = append(p, "loop: "+err.Error())
-	}
 	p = append(p, nilEntries("turnInput", o.TurnInput, "middleware")...)
 	p = append(p, nilEntries("turnOutput", o.TurnOutput, "middleware")...)
 	p = append(p, nilEntries("dispatchInput", o.DispatchInput, "middleware")...)

@@ -116,7 +116,7 @@ func TestTurnContextWritesAfterTheDispatchAreVisible(t *testing.T) {
 		if err := tc.StoreMessage(ctx, msg); err != nil {
 			return err
 		}
-		note, err := dispatch.UserMessage("m-note", "hydrated")
+		note, err := dispatch.NewMessage(dispatch.RawMessage{ID: "m-note", Role: dispatch.RoleUser, Content: forge.NewTokenizable("hydrated")})
 		if err != nil {
 			return err
 		}

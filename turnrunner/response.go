@@ -95,7 +95,7 @@ func (s *streamState) flush(ctx context.Context, dc *dispatch.Context) error {
 			continue
 		}
 		b.entry.ResponseID = s.id
-		if err := dc.StoreResponseEntry(ctx, b.entry, b.executed); err != nil {
+		if err := drive.Save(ctx, dc, b.entry, b.executed); err != nil {
 			return err
 		}
 	}

@@ -28,7 +28,7 @@ type ResumeInput struct {
 
 // resumeState is what a resumed turn settles before its first model call.
 type resumeState struct {
-	own       []dispatch.Entry             // the turn's stored entries (dispatch.Config.Resumed)
+	own       []dispatch.Entry             // the turn's stored entries (the resumed entries of the dispatch)
 	pending   []*forge.ToolCall            // the turn's calls that never completed, in order
 	gates     map[string]dispatch.OpenGate // by tool call id
 	approvals map[string]bool              // by gate id
@@ -169,11 +169,7 @@ func (r *Runner) resumeCalls(ctx context.Context, tc *TurnContext, dc *dispatch.
 		if rec.call == nil {
 			continue
 		}
-		store := dc.StoreUnexecutedToolCall
-		if rec.run {
-			store = dc.StoreToolCall
-		}
-		if err := store(pctx, rec.call); err != nil {
+		if err := drive.Save(pctx, dc, dispatch.Entry{ToolCall: rec.call}, rec.run); err != nil {
 			return err
 		}
 	}
@@ -184,8 +180,8 @@ func (r *Runner) resumeCalls(ctx context.Context, tc *TurnContext, dc *dispatch.
 // turn's own entries repeated a call the loop guard had blocked in an
 // earlier response: the turn would have made its next iteration the final
 // one, and so does the resumed turn. The walk mirrors the guard's counts
-// (dispatch.Config.Resumed).
-func finalizeNext(own []dispatch.Entry, loop dispatch.LoopPolicy) bool {
+// (the resumed entries of the dispatch).
+func finalizeNext(own []dispatch.Entry, identicalCallLimit func(tool string) int) bool {
 	executed := map[string]int{}
 	blockedIn := map[string]int{}
 	responses := map[string]bool{}
@@ -200,7 +196,7 @@ func finalizeNext(own []dispatch.Entry, loop dispatch.LoopPolicy) bool {
 			continue
 		}
 		sum, resp := c.Checksum(), len(responses)
-		limit := loop.IdenticalCallLimit(c.Tool())
+		limit := identicalCallLimit(c.Tool())
 		switch {
 		case e.Executed:
 			executed[sum]++

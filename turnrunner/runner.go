@@ -311,7 +311,7 @@ func (tc *TurnContext) Hydrate(entries ...dispatch.Entry) error {
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
 	if tc.dc != nil {
-		return tc.dc.Hydrate(entries...)
+		return drive.Hydrate(tc.dc, entries...)
 	}
 	tc.timeline = append(tc.timeline, entries...)
 	return nil
@@ -325,7 +325,7 @@ func (tc *TurnContext) StoreMessage(ctx context.Context, m *dispatch.Message) er
 		return dispatch.ErrStore.With(nil, "turnrunner: store message: nil")
 	}
 	if dc := tc.Dispatch(); dc != nil {
-		return dc.StoreMessage(ctx, m)
+		return dc.Save(ctx, dispatch.Entry{Message: m})
 	}
 	if err := tc.r.opts.Store.Save(ctx, tc.id, dispatch.Entry{Message: m}); err != nil {
 		return dispatch.ErrStore.With(err, "turnrunner: store message %q", m.ID())
@@ -359,7 +359,7 @@ func (tc *TurnContext) Log(level zerolog.Level, kind, message string, payload an
 		dc.Log(level, kind, message, payload)
 		return
 	}
-	tc.r.log(tc.em, dispatch.LogEntry{Level: level, Kind: kind, Message: message, Payload: payload, Time: tc.r.now()})
+	tc.r.log(tc.em, Log{Level: level, Kind: kind, Message: message, Payload: payload, EmittedAt: tc.r.now()})
 }
 
 // WaitFor suspends the turn on a gate until the caller resolves it (see Gate).
@@ -632,8 +632,8 @@ func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Inpu
 	return TurnCompleted, nil
 }
 
-// log mirrors a log entry to the runner's logger and emits it as a Log event.
-func (r *Runner) log(em *emitter, e dispatch.LogEntry) {
+// log mirrors a note to the runner's logger and emits it.
+func (r *Runner) log(em *emitter, e Log) {
 	// A disabled logger gives a nil *zerolog.Event, on which every call is a no-op.
 	ev := r.opts.Logger.WithLevel(e.Level).Str("kind", e.Kind)
 	if e.DispatchID != "" {
@@ -643,8 +643,7 @@ func (r *Runner) log(em *emitter, e dispatch.LogEntry) {
 		ev = ev.Interface("payload", e.Payload)
 	}
 	ev.Msg(e.Message)
-	em.sendExternal(Log{DispatchID: e.DispatchID, Iteration: e.Iteration, Level: e.Level, Kind: e.Kind,
-		Message: e.Message, Payload: e.Payload, EmittedAt: e.Time})
+	em.sendExternal(e)
 }
 
 func (r *Runner) emitError(em *emitter, dispatchID string, it int, err error) {

@@ -53,7 +53,7 @@ func settleRig(t *testing.T, opts *Options) (*Runner, *dispatch.Context, *emitte
 	if err != nil {
 		t.Fatal(err)
 	}
-	dc, err := dispatch.New(dispatch.Config{TurnID: "t"})
+	dc, err := drive.New("t", nil, nil, nil, nil, nil, dispatch.LoopPolicy{}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/internal/safetext"
+	"github.com/ebbforge/adk/internal/turnstate"
 	"github.com/ebbforge/adk/spooledartifact"
 )
 
@@ -74,7 +75,12 @@ type callRecord struct {
 // form (see usableID, usableName) and refused with a result saying why.
 func (r *Runner) prepare(dc *dispatch.Context, calls []*callState) []*callRecord {
 	recs := make([]*callRecord, len(calls))
-	seen := make(map[string]bool, len(calls))
+	seen := make(map[string]bool, len(calls)) // the turn's call ids and this response's
+	for _, e := range dc.Timeline() {
+		if e.ToolCall != nil {
+			seen[e.ToolCall.ID()] = true
+		}
+	}
 	for i, c := range calls {
 		id, idProblem := c.id, ""
 		if id == "" {
@@ -82,12 +88,12 @@ func (r *Runner) prepare(dc *dispatch.Context, calls []*callState) []*callRecord
 		} else {
 			id, idProblem = usableID(id)
 		}
-		if _, dup := dc.ToolCall(id); dup || seen[id] {
+		if seen[id] {
 			base := cutUTF8(id, forge.MaxToolCallIDBytes-len("_")-10) // room for any suffix
 			for n := 2; ; n++ {
 				// "_": providers restrict tool-call id characters to [A-Za-z0-9_-].
 				id = base + "_" + strconv.Itoa(n)
-				if _, dup := dc.ToolCall(id); !dup && !seen[id] {
+				if !seen[id] {
 					break
 				}
 			}
@@ -362,15 +368,17 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 				break
 			}
 			rec.tool = t
-			v := dc.GuardRepeat(rec.name, rec.checksum, n)
-			if v.Decision != dispatch.LoopAllow {
+			v := drive.GuardRepeat(dc, rec.name, rec.checksum, n)
+			if v.Decision != turnstate.Allow {
 				text := r.repeatText(ctx, dc, rec, v, inResponse[rec.checksum])
-				em.send(LoopGuard{DispatchID: dc.DispatchID(), Iteration: it, Decision: v.Decision, Tool: rec.name,
+				decision := LoopBlockedRepeat
+				if v.Decision == turnstate.Finalize {
+					decision = LoopFinalize
+				}
+				em.send(LoopGuard{DispatchID: dc.DispatchID(), Iteration: it, Decision: decision, Tool: rec.name,
 					ToolCallID: rec.id, Checksum: rec.checksum, Count: v.Count, Limit: v.Limit, Message: text})
 				rec.fail(r.now(), text)
-				if v.Decision == dispatch.LoopFinalize {
-					finalize = true
-				}
+				finalize = finalize || v.Decision == turnstate.Finalize
 				break
 			}
 			if r.needsApproval(ctx, rec) {
@@ -692,24 +700,24 @@ func eachError(err error, fn func(error)) {
 
 // repeatText tells the model it already made this call and what it got.
 // repeats is how many identical calls the response holds.
-func (r *Runner) repeatText(ctx context.Context, dc *dispatch.Context, rec *callRecord, v dispatch.LoopVerdict, repeats int) string {
-	if v.Decision == dispatch.LoopFinalize {
-		return dispatch.ErrRepeatedToolCall.With(nil,
+func (r *Runner) repeatText(ctx context.Context, dc *dispatch.Context, rec *callRecord, v turnstate.Verdict, repeats int) string {
+	if v.Decision == turnstate.Finalize {
+		return errRepeatedToolCall.With(nil,
 			"Repeated tool call not executed: %s was already blocked for these exact arguments. Tool use is ending; answer with the information you have.",
 			rec.name).Error()
 	}
 	if v.InResponse {
 		ran := v.Limit - v.Earlier
-		return dispatch.ErrRepeatedToolCall.With(nil,
+		return errRepeatedToolCall.With(nil,
 			"Repeated tool call blocked: this response repeats the same call to %s with these exact arguments %d times; only the first %d were executed (limit %d identical calls per turn). "+
 				"Use their results; repeating this exact call in a later response ends tool use for this turn.",
 			rec.name, repeats, ran, v.Limit).Error()
 	}
 	prev := "(no earlier result found)"
-	if tc, ok := dc.LastExecutedToolCall(rec.checksum); ok {
+	if tc, ok := drive.LastExecutedToolCall(dc, rec.checksum); ok {
 		prev = previewResult(ctx, tc, 300)
 	}
-	return dispatch.ErrRepeatedToolCall.With(nil,
+	return errRepeatedToolCall.With(nil,
 		"Repeated tool call blocked: you already called %s with these exact arguments %d time(s) in this turn (limit %d), so it was not executed again. "+
 			"Its earlier result was: %s. Use that result or try something different; repeating this exact call again ends tool use for this turn.",
 		rec.name, v.Count, v.Limit, prev).Error()

@@ -38,7 +38,6 @@ func Run(t *testing.T, h Harness) {
 	}{
 		{"SaveLoadInOrder", testSaveLoad},
 		{"ReplaceInPlace", testReplace},
-		{"Delete", testDelete},
 		{"InvalidInput", testInvalid},
 		{"Conversations", testConversations},
 		{"TurnStates", testTurnStates},
@@ -186,32 +185,6 @@ func testReplace(t *testing.T, s *suite) {
 	same := message(t, "c1", dispatch.RoleAssistant, "same id, other kind", 5)
 	s.save(t, "t", same)
 	s.expect(t, "t", message(t, "m1", dispatch.RoleUser, "hi", 0), done, message(t, "m2", dispatch.RoleAssistant, "…", 3), same)
-}
-
-func testDelete(t *testing.T, s *suite) {
-	ctx := context.Background()
-	a, b, c := message(t, "a", dispatch.RoleUser, "a", 0), call(t, "b", `{}`, "b", 1), message(t, "c", dispatch.RoleAssistant, "c", 3)
-	s.save(t, "t", a, b, c)
-	for _, tt := range []struct {
-		turn string
-		kind dispatch.EntryKind
-		id   string
-		want bool
-	}{
-		{"t", dispatch.EntryToolCall, "b", true},
-		{"t", dispatch.EntryToolCall, "b", false},
-		{"t", dispatch.EntryMessage, "b", false},
-		{"other", dispatch.EntryMessage, "a", false},
-	} {
-		ok, err := s.st.Delete(ctx, tt.turn, tt.kind, tt.id)
-		if err != nil || ok != tt.want {
-			t.Errorf("Delete(%q, %s, %q) = %v, %v; want %v, nil", tt.turn, tt.kind, tt.id, ok, err, tt.want)
-		}
-	}
-	s.expect(t, "t", a, c)
-	// Saved again after a delete, an entry goes to the end.
-	s.save(t, "t", b)
-	s.expect(t, "t", a, c, b)
 }
 
 func testInvalid(t *testing.T, s *suite) {

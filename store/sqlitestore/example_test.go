@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/store/sqlitestore"
 )
 
@@ -23,7 +24,7 @@ func ExampleOpen() {
 		return
 	}
 	_ = st.StartTurn(ctx, "chat-1", "turn-1")
-	q, _ := dispatch.UserMessage("q1", "Hello?")
+	q, _ := dispatch.NewMessage(dispatch.RawMessage{ID: "q1", Role: dispatch.RoleUser, Content: forge.NewTokenizable("Hello?")})
 	_ = st.Save(ctx, "turn-1", dispatch.Entry{Message: q})
 	_ = st.SetTurnState(ctx, "turn-1", dispatch.TurnCompleted, nil)
 	st.Close()

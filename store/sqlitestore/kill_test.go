@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
 )
 
 const childEnv = "SQLITESTORE_KILL_CHILD"
@@ -43,7 +44,7 @@ func writeUntilKilled(path string) {
 		os.Exit(2)
 	}
 	for i := 0; ; i++ {
-		m, _ := dispatch.UserMessage(fmt.Sprintf("m%d", i), strings.Repeat(fmt.Sprintf("entry %d ", i), 50))
+		m, _ := dispatch.NewMessage(dispatch.RawMessage{ID: fmt.Sprintf("m%d", i), Role: dispatch.RoleUser, Content: forge.NewTokenizable(strings.Repeat(fmt.Sprintf("entry %d ", i), 50))})
 		if err := s.Save(ctx, "t1", dispatch.Entry{Message: m}); err != nil {
 			fmt.Println("error", err)
 			os.Exit(2)

@@ -87,10 +87,7 @@ const (
 	loadSQL = `SELECT body FROM entries WHERE turn_id = ? ORDER BY seq`
 )
 
-var (
-	_ dispatch.ConversationStore = (*Store)(nil)
-	_ dispatch.TurnsLoader       = (*Store)(nil)
-)
+var _ dispatch.ConversationStore = (*Store)(nil)
 
 // Open opens (creating or migrating) the database at path and its artifact
 // spool. A failure is ErrOpen (wrapping the cause); a database written by a
@@ -287,8 +284,8 @@ func (s *Store) decode(ctx context.Context, turnID string, bodies [][]byte) ([]d
 	return out, nil
 }
 
-// LoadTurns implements dispatch.TurnsLoader: the timelines of many turns
-// in a few queries (500 turns each).
+// LoadTurns returns the timelines of many turns in a few queries (500
+// turns each), in the order given; dispatch.LoadHistory uses it.
 func (s *Store) LoadTurns(ctx context.Context, turnIDs []string) ([][]dispatch.Entry, error) {
 	const chunk = 500
 	bodies := make(map[string][][]byte, len(turnIDs))

@@ -42,7 +42,7 @@ func ToolCall(t testing.TB, c CallSpec) dispatch.Entry {
 // UserMessage is the timeline entry of a user message.
 func UserMessage(t testing.TB, id, text string) dispatch.Entry {
 	t.Helper()
-	m, err := dispatch.UserMessage(id, text)
+	m, err := dispatch.NewMessage(dispatch.RawMessage{ID: id, Role: dispatch.RoleUser, Content: forge.NewTokenizable(text)})
 	if err != nil {
 		t.Fatal(err)
 	}
