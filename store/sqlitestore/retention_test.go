@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ebbforge/adk/dispatch"
+	"github.com/ebbforge/adk/forge"
 	"github.com/ebbforge/adk/spooledartifact"
 	"github.com/ebbforge/adk/store/sqlitestore"
 )
@@ -26,7 +27,7 @@ func startTurn(t *testing.T, st *sqlitestore.Store, conv, turn string, state dis
 	if _, err := spooledartifact.NewScope(st.SpoolStore(), turn, nil).Write(ctx, "c1", strings.NewReader("output of "+turn)); err != nil {
 		t.Fatal(err)
 	}
-	m, err := dispatch.UserMessage(turn+"-q", "question "+turn)
+	m, err := dispatch.NewMessage(dispatch.RawMessage{ID: turn + "-q", Role: dispatch.RoleUser, Content: forge.NewTokenizable("question " + turn)})
 	if err != nil {
 		t.Fatal(err)
 	}
