@@ -51,7 +51,9 @@ func scanNumber(data []byte, i int) (end, keep int, ok bool) {
 	case j < len(data) && data[j] == '0':
 		j++
 	case j < len(data) && data[j] >= '1' && data[j] <= '9':
-		j = skipDigits(data, j+1)
+		if j = skipDigits(data, j+1); j-d <= 15 && (j == len(data) || data[j] != '.' && data[j]|0x20 != 'e') {
+			return j, j, true // an integer printed as written, the common case
+		}
 	default:
 		return j, 0, false
 	}
@@ -96,26 +98,15 @@ func scanNumber(data []byte, i int) (end, keep int, ok bool) {
 	case digits <= 15:
 		// Up to 15 significant digits a decimal is the shortest form of
 		// its double.
-	case digits > 19 || !shortestDecimal(digitValue(data[lead:keep]), max(keep-dot-1, 0)):
+	case digits > 19 || !shortestDecimal(data[lead:keep], max(keep-dot-1, 0)):
 		keep = 0
 	}
 	return end, keep, true
 }
 
-// digitValue returns the value of up to 19 decimal digits, ignoring a point.
-func digitValue(ds []byte) uint64 {
-	t := uint64(0)
-	for _, c := range ds {
-		if c != '.' {
-			t = t*10 + uint64(c-'0')
-		}
-	}
-	return t
-}
-
 // shortestDecimal reports whether JavaScript prints the double nearest
-// t×10^-k (t of 16 to 19 digits, not ending in 0; the value at least 1e-6)
-// as exactly these digits; false also stands for "not known", and the
+// t×10^-k, t being the 16 to 19 digits ds (a point aside, not ending in 0,
+// the value at least 1e-6), as exactly these digits; false also stands for "not known", and the
 // number is then converted. With x = m×2^-s that double, the digits are its
 // printed form when
 //
@@ -130,7 +121,13 @@ func digitValue(ds []byte) uint64 {
 // Scaled by 10^k × 2^(s+1), with D = t×2^(s+1) - 2m×10^k, these read
 // |D| < 10^k, |D| < 2^s, r×2^(s+1) - D > 10^k and (10-r)×2^(s+1) + D > 10^k,
 // exact in 128-bit integers.
-func shortestDecimal(t uint64, k int) bool {
+func shortestDecimal(ds []byte, k int) bool {
+	t := uint64(0)
+	for _, c := range ds {
+		if c != '.' {
+			t = t*10 + uint64(c-'0')
+		}
+	}
 	if k == 0 {
 		return t <= 1<<53 // an integer, exact and printed in full
 	}

@@ -103,12 +103,11 @@ func (p *parser) value(i, depth int) (int, error) {
 	case c == '-' || c >= '0' && c <= '9':
 		return p.number(i)
 	}
-	for _, lit := range [...]string{"true", "false", "null"} {
-		if len(p.data)-i >= len(lit) && string(p.data[i:i+len(lit)]) == lit {
-			return i + len(lit), nil
-		}
+	lit := literals[p.data[i]]
+	if lit == "" || len(p.data)-i < len(lit) || string(p.data[i:i+len(lit)]) != lit {
+		return 0, syntaxError(p.data, i, "expecting a value")
 	}
-	return 0, syntaxError(p.data, i, "expecting a value")
+	return i + len(lit), nil
 }
 
 func (p *parser) rewriteString(i, end int) {
@@ -320,6 +319,8 @@ func (p *parser) reorder(start, closing int, ms []member) {
 	}
 	p.from = closing // the brace is still to be copied
 }
+
+var literals = [256]string{'t': "true", 'f': "false", 'n': "null"}
 
 // skipSpace returns the index of the first byte at or after i that is not
 // JSON whitespace.

@@ -220,8 +220,14 @@ func appendEscapedRune(dst []byte, r rune) []byte {
 // marshalled by encoding/json first.
 func appendQuotedText(dst []byte, s string) []byte {
 	dst = append(dst, '"')
-	for _, r := range s { // one utf8.RuneError per invalid byte
-		dst = appendEscapedRune(dst, r)
+	start := 0
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:]) // utf8.RuneError for each invalid byte
+		if r < 0x20 || r == '"' || r == '\\' || r == utf8.RuneError {
+			dst = appendEscapedRune(append(dst, s[start:i]...), r)
+			start = i + n
+		}
+		i += n
 	}
-	return append(dst, '"')
+	return append(append(dst, s[start:]...), '"')
 }
