@@ -132,7 +132,6 @@ type state struct {
 	tmp     []byte     // members of an object being reordered
 	arena   []byte     // sort keys of the open objects' members, as a stack
 	members []member   // members of the open objects, as a stack
-	perm    []uint32   // member order of the object being reordered
 	keys    []string   // keys of the Go maps being encoded, as a stack
 	path    []identity // Go containers being encoded, outermost first
 }

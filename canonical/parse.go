@@ -262,38 +262,33 @@ func (p *parser) keyText(m *member) []byte {
 }
 
 // compare orders two members by key.
-func (p *parser) compare(a, b *member) int {
+func (p *parser) compare(a, b member) int {
 	if a.prefix != b.prefix {
 		return cmp.Compare(a.prefix, b.prefix)
 	}
-	return bytes.Compare(p.keyText(a), p.keyText(b))
+	return bytes.Compare(p.keyText(&a), p.keyText(&b))
 }
 
 func (p *parser) less(a, b *member) bool {
-	return a.prefix < b.prefix || a.prefix == b.prefix && p.compare(a, b) < 0
+	return a.prefix < b.prefix || a.prefix == b.prefix && p.compare(*a, *b) < 0
 }
 
 // reorder puts the members ms of the object whose braces are at output
 // offset start and data[closing] in key order, keeping only the last of
 // equal keys, as JSON.parse does.
 func (p *parser) reorder(start, closing int, ms []member) {
-	perm := p.perm[:0]
-	for k := range ms {
-		perm = append(perm, uint32(k))
-	}
-	p.perm = perm
 	// Stable, so that equal keys stay in document order. Most objects are
 	// small, and an insertion sort that mostly compares prefixes is
 	// quickest for them.
-	if len(perm) > 16 {
-		slices.SortStableFunc(perm, func(a, b uint32) int { return p.compare(&ms[a], &ms[b]) })
+	if len(ms) > 16 {
+		slices.SortStableFunc(ms, p.compare)
 	}
-	for k := 1; k < len(perm) && len(perm) <= 16; k++ {
-		x, j := perm[k], k
-		for ; j > 0 && p.less(&ms[x], &ms[perm[j-1]]); j-- {
-			perm[j] = perm[j-1]
+	for k := 1; k < len(ms) && len(ms) <= 16; k++ {
+		m, j := ms[k], k
+		for ; j > 0 && p.less(&m, &ms[j-1]); j-- {
+			ms[j] = ms[j-1]
 		}
-		perm[j] = x
+		ms[j] = m
 	}
 	var src []byte // holds the members' text, at their output offsets + off
 	off := p.from - len(p.out)
@@ -308,14 +303,14 @@ func (p *parser) reorder(start, closing int, ms []member) {
 		p.out = p.out[:start+1]
 		src, off = p.tmp, -(start + 1)
 	}
-	for k, x := range perm {
-		if k+1 < len(perm) && !p.less(&ms[x], &ms[perm[k+1]]) {
+	for k := range ms {
+		if k+1 < len(ms) && !p.less(&ms[k], &ms[k+1]) {
 			continue // a later duplicate wins
 		}
 		if len(p.out) > start+1 {
 			p.out = append(p.out, ',')
 		}
-		p.out = append(p.out, src[int(ms[x].start)+off:int(ms[x].end)+off]...)
+		p.out = append(p.out, src[int(ms[k].start)+off:int(ms[k].end)+off]...)
 	}
 	p.from = closing // the brace is still to be copied
 }
