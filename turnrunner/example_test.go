@@ -2,6 +2,7 @@ package turnrunner_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"iter"
 
@@ -181,5 +182,49 @@ func Example_middleware() {
 	// Output:
 	// before: timeline has 1 entry
 	// after: answer is hello, acme
+	// turn completed
+}
+
+// With SuspendOnApproval a turn of a conversation ends suspended instead
+// of waiting; its gates are in the store, and Resume continues the turn
+// with the answers, here or in another process sharing the store.
+func ExampleRunner_Resume() {
+	deploy, _ := forge.NewTypedTool("deploy", "Deploy a service.",
+		func(ctx context.Context, a weatherArgs, inv forge.Invocation) (forge.Output, error) {
+			return forge.TextOutput("deployed " + a.City), nil
+		}, nil)
+	model := scripted.New(
+		scripted.Use(scripted.Call{ID: "c1", Name: "deploy", Args: `{"city":"api"}`}),
+		scripted.Say("Deployed."),
+	)
+	store := dispatch.NewMemoryStore()
+	runner, _ := turnrunner.New(model, &turnrunner.Options{
+		Tools: []*forge.Tool{deploy}, RequireApproval: []string{"deploy"},
+		Store: store, SuspendOnApproval: true,
+	})
+	ctx := context.Background()
+	end := func(events <-chan turnrunner.Event) {
+		for ev := range events {
+			if e, ok := ev.(turnrunner.TurnEnd); ok {
+				fmt.Println("turn", e.Status)
+			}
+		}
+	}
+	events, _ := runner.Run(ctx, turnrunner.Input{TurnID: "t1", ConversationID: "ops", Prompt: "Deploy the api."})
+	end(events)
+
+	info, _, _ := store.Turn(ctx, "t1")
+	answers := map[string]bool{}
+	for _, g := range info.Gates {
+		var req turnrunner.ToolApproval
+		_ = json.Unmarshal(g.Payload, &req)
+		fmt.Printf("approve %s %s? yes\n", req.Tool, req.Args)
+		answers[g.ID] = true
+	}
+	events, _ = runner.Resume(ctx, turnrunner.ResumeInput{TurnID: "t1", Approvals: answers})
+	end(events)
+	// Output:
+	// turn suspended
+	// approve deploy {"city":"api"}? yes
 	// turn completed
 }

@@ -14,9 +14,10 @@ import (
 type ResumeInput struct {
 	// TurnID is the turn to continue.
 	TurnID string
-	// Approvals answers the open approval gates of a suspended turn, by
-	// gate id (dispatch.TurnInfo.Gates, or the GateOpen events): true runs
-	// the call, false denies it. Every open gate must be answered.
+	// Approvals answers the open approval gates of the turn (suspended,
+	// or cut off while it waited for them), by gate id
+	// (dispatch.TurnInfo.Gates, or the GateOpen events): true runs the
+	// call, false denies it. Every open gate must be answered.
 	Approvals map[string]bool
 	// System and SystemPrompt are the system prompt, as for Input; the
 	// store does not keep it.
@@ -36,14 +37,17 @@ type resumeState struct {
 
 // Resume continues a turn stored in a dispatch.ConversationStore: one
 // suspended on approvals (Options.SuspendOnApproval), or one cut off when
-// its process stopped (running or interrupted). It loads the
-// conversation's earlier turns and the turn's own timeline, settles the
-// turn's unfinished calls (an approved call runs now, with its result
-// stored in place of the waiting one; a denied one gets a denial; one cut
-// off by a stop is reported to the model as interrupted and not run again,
-// since it may have had effects) and goes on with the model as if the
-// turn had never stopped, under the same turn id. The events and the
-// channel behave as for Run.
+// its process stopped (running, perhaps while it waited for approvals, or
+// interrupted); resume a running turn only once its process is gone. It
+// loads the conversation's earlier turns and the turn's own timeline,
+// settles the turn's unfinished calls (an approved call, or one that only
+// waited for its response's approvals, runs now, with its result stored
+// in place of the waiting one; a denied one gets a denial; one cut off by
+// a stop is reported to the model as interrupted and not run again, since
+// it may have had effects) and goes on with the model as if the turn had
+// never stopped, under the same turn id: the iteration count and the loop
+// guard carry over (dispatch.Config.Resumed). The events and the channel
+// behave as for Run.
 //
 // A turn that is not stored, has ended (completed, failed, aborted) or
 // leaves a gate unanswered is ErrInvalidTurnContext, and nothing starts.
