@@ -29,9 +29,10 @@
 // converted to the API's OpenAPI-style schema: upper-case types, local
 // references inlined, and keywords the API does not take dropped (the
 // list is on the converter; notably additionalProperties, and formats
-// other than enum, date-time, int32, int64, float and double). Config.ToolChoice sets
-// toolConfig.functionCallingConfig. On a final iteration the tools the
-// history called are declared by name with calling off.
+// other than enum, date-time, int32, int64, float and double).
+// Config.ToolChoice sets toolConfig.functionCallingConfig. On a final
+// iteration the tools the history called are declared by name with
+// calling off.
 //
 // What the model reads is rendered by Config.Renderer, an [llm.Renderer]:
 // the systemInstruction holds the system prompt and the request's standing

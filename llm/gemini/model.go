@@ -33,8 +33,9 @@ type Config struct {
 	// APIKey is sent in the x-goog-api-key header, never in the URL. It
 	// never appears in errors or logs.
 	APIKey string
-	// Model is the model name, e.g. "gemini-2.5-flash" (a "models/" prefix
-	// is accepted).
+	// Model is the model name, e.g. "gemini-2.5-flash", or a resource
+	// name with its collection ("models/gemini-2.5-flash",
+	// "tunedModels/my-model").
 	Model string
 	// Headers are added to every request.
 	Headers http.Header
@@ -80,7 +81,7 @@ type Config struct {
 // is safe for concurrent use.
 type Model struct {
 	cfg    Config
-	url    string // up to and without the ":method"
+	url    string // the model's resource URL, without ":method"
 	render llm.Renderer
 	newID  func() string
 }
@@ -90,15 +91,18 @@ var ErrConfig = errors.New("gemini: Model is required")
 
 // New returns a model for cfg; [ErrConfig] when Model is missing.
 func New(cfg Config) (*Model, error) {
-	name := strings.TrimPrefix(cfg.Model, "models/")
-	if name == "" {
+	name := cfg.Model
+	if name == "" || name == "models/" {
 		return nil, ErrConfig
+	}
+	if !strings.Contains(name, "/") {
+		name = "models/" + name
 	}
 	base := cfg.BaseURL
 	if base == "" {
 		base = DefaultBaseURL
 	}
-	m := &Model{cfg: cfg, url: strings.TrimSuffix(base, "/") + "/models/" + name, render: cfg.Renderer, newID: randomID}
+	m := &Model{cfg: cfg, url: strings.TrimSuffix(base, "/") + "/" + name, render: cfg.Renderer, newID: randomID}
 	if m.render.Accepts == nil {
 		m.render.Accepts = []media.Kind{media.KindImage, media.KindAudio, media.KindVideo, media.KindDocument}
 	}

@@ -42,15 +42,19 @@ func TestEndpoint(t *testing.T) {
 		w.Write([]byte(body))
 	}))
 	defer srv.Close()
-	for _, noStream := range []bool{false, true} {
-		m := newModel(t, Config{BaseURL: srv.URL + "/v1beta/", APIKey: "k", Model: "models/gemini-2.5-flash", NoStream: noStream})
+	for _, tt := range []struct {
+		model    string
+		noStream bool
+	}{{"models/gemini-2.5-flash", false}, {"gemini-2.5-flash", true}, {"tunedModels/mine", false}} {
+		m := newModel(t, Config{BaseURL: srv.URL + "/v1beta/", APIKey: "k", Model: tt.model, NoStream: tt.noStream})
 		if got := run(t, m, nil); got.Err != nil || got.Text != "hi" || got.Stop != llm.StopEnd {
-			t.Fatalf("NoStream %v: %v", noStream, got)
+			t.Fatalf("%+v: %v", tt, got)
 		}
 	}
 	want := []string{
 		"/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse key=k accept=text/event-stream",
 		"/v1beta/models/gemini-2.5-flash:generateContent key=k accept=",
+		"/v1beta/tunedModels/mine:streamGenerateContent?alt=sse key=k accept=text/event-stream",
 	}
 	if diff := cmp.Diff(want, urls); diff != "" {
 		t.Errorf("requests (-want +got):\n%s", diff)
