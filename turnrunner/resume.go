@@ -46,7 +46,7 @@ type resumeState struct {
 // a stop is reported to the model as interrupted and not run again, since
 // it may have had effects) and goes on with the model as if the turn had
 // never stopped, under the same turn id: the iteration count and the loop
-// guard carry over (dispatch.Config.Resumed). The events and the channel
+// guard carry over, rebuilt from the stored timeline. The events and the channel
 // behave as for Run.
 //
 // A turn that is not stored, has ended (completed, failed, aborted) or
