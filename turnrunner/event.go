@@ -121,7 +121,7 @@ type ThoughtDelta struct {
 // ToolCallContent is a tool call on the functional stream: first announced
 // (IsComplete false, no results), then completed with the same ID (Results,
 // IsError, CompletedAt, and Call, the stored record). Checksum equals
-// CallID on the ToolExecution events.
+// Checksum on the ToolExecution events, ID their ToolCallID.
 type ToolCallContent struct {
 	ID         string
 	Tool       string
@@ -140,11 +140,14 @@ type ToolCallContent struct {
 	CompletedAt time.Time
 }
 
-// ToolExecutionStart is reported when a handler starts.
+// ToolExecutionStart is reported when a handler starts. ToolCallID is
+// the call's id (ToolCallContent.ID), which tells apart two identical calls
+// of one response; Checksum is the call's checksum.
 type ToolExecutionStart struct {
 	TurnID, DispatchID string
 	ToolName           string
-	CallID             string // the checksum
+	ToolCallID         string
+	Checksum           string
 	Args               map[string]any
 	StartedAt          time.Time
 }
@@ -155,7 +158,8 @@ type ToolExecutionStart struct {
 type ToolExecutionEnd struct {
 	TurnID, DispatchID string
 	ToolName           string
-	CallID             string
+	ToolCallID         string
+	Checksum           string
 	StartedAt          time.Time
 	EndedAt            time.Time
 	Duration           time.Duration

@@ -173,23 +173,25 @@ func eventJSON(ctx context.Context, ev Event) any {
 			TurnID     string         `json:"turnId"`
 			DispatchID string         `json:"dispatchId"`
 			Tool       string         `json:"tool"`
-			CallID     string         `json:"callId"`
+			ToolCallID string         `json:"toolCallId"`
+			Checksum   string         `json:"checksum"`
 			Args       map[string]any `json:"args"`
 			StartedAt  time.Time      `json:"startedAt,omitzero"`
-		}{"toolExecutionStart", e.TurnID, e.DispatchID, e.ToolName, e.CallID, e.Args, e.StartedAt}
+		}{"toolExecutionStart", e.TurnID, e.DispatchID, e.ToolName, e.ToolCallID, e.Checksum, e.Args, e.StartedAt}
 	case ToolExecutionEnd:
 		return struct {
 			Type       string     `json:"type"`
 			TurnID     string     `json:"turnId"`
 			DispatchID string     `json:"dispatchId"`
 			Tool       string     `json:"tool"`
-			CallID     string     `json:"callId"`
+			ToolCallID string     `json:"toolCallId"`
+			Checksum   string     `json:"checksum"`
 			IsError    bool       `json:"isError"`
 			Error      *wireError `json:"error,omitempty"`
 			StartedAt  time.Time  `json:"startedAt,omitzero"`
 			EndedAt    time.Time  `json:"endedAt,omitzero"`
 			DurationMs float64    `json:"durationMs"`
-		}{"toolExecutionEnd", e.TurnID, e.DispatchID, e.ToolName, e.CallID, e.IsError, errorJSON(e.Err), e.StartedAt, e.EndedAt, ms(e.Duration)}
+		}{"toolExecutionEnd", e.TurnID, e.DispatchID, e.ToolName, e.ToolCallID, e.Checksum, e.IsError, errorJSON(e.Err), e.StartedAt, e.EndedAt, ms(e.Duration)}
 	case LoopGuard:
 		return struct {
 			Type       string `json:"type"`

@@ -3,6 +3,7 @@ package turnrunner_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,8 +47,8 @@ func TestRunEndToEnd(t *testing.T) {
 		t.Errorf("complete = %+v", calls[1])
 	}
 	starts := ofType[turnrunner.ToolExecutionStart](evs)
-	if len(starts) != 1 || starts[0].CallID != calls[0].Checksum {
-		t.Errorf("ToolExecutionStart = %+v, want CallID %s", starts, calls[0].Checksum)
+	if len(starts) != 1 || starts[0].Checksum != calls[0].Checksum || starts[0].ToolCallID != calls[0].ID {
+		t.Errorf("ToolExecutionStart = %+v, want call %s with checksum %s", starts, calls[0].ID, calls[0].Checksum)
 	}
 
 	// The second request shows the model its tool call and the result.
@@ -120,5 +121,32 @@ func TestRunModelError(t *testing.T) {
 	}
 	if len(ofType[turnrunner.Error](evs)) != 1 {
 		t.Errorf("want one Error event mid-stream")
+	}
+}
+
+// Two identical calls of one response are two executions: their events
+// share the checksum and tell the calls apart by the tool call's id.
+func TestExecutionEventsCarryTheToolCallID(t *testing.T) {
+	echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
+	m := scripted.New(scripted.Use(
+		scripted.Call{ID: "a1", Name: "echo", Args: `{"q":"same"}`},
+		scripted.Call{ID: "a2", Name: "echo", Args: `{"q":"same"}`},
+	), scripted.Say("done"))
+	evs := run(t, newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}}), turnrunner.Input{Prompt: "go"})
+	var starts, ends []string
+	sums := map[string]bool{}
+	for _, e := range ofType[turnrunner.ToolExecutionStart](evs) {
+		starts, sums[e.Checksum] = append(starts, e.ToolCallID), true
+	}
+	for _, e := range ofType[turnrunner.ToolExecutionEnd](evs) {
+		ends, sums[e.Checksum] = append(ends, e.ToolCallID), true
+	}
+	slices.Sort(starts)
+	slices.Sort(ends)
+	if want := []string{"a1", "a2"}; !slices.Equal(starts, want) || !slices.Equal(ends, want) {
+		t.Errorf("execution events for calls %v (start) and %v (end), want %v for both", starts, ends, want)
+	}
+	if len(sums) != 1 {
+		t.Errorf("%d checksums for two identical calls, want 1", len(sums))
 	}
 }

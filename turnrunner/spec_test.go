@@ -123,7 +123,7 @@ func TestToolCallEventsShareTheChecksum(t *testing.T) {
 		t.Errorf("complete = %+v", done)
 	}
 	starts, ends := ofType[turnrunner.ToolExecutionStart](evs), ofType[turnrunner.ToolExecutionEnd](evs)
-	if len(starts) != 1 || len(ends) != 1 || starts[0].CallID != want || ends[0].CallID != want || ends[0].IsError {
+	if len(starts) != 1 || len(ends) != 1 || starts[0].Checksum != want || ends[0].Checksum != want || ends[0].IsError {
 		t.Errorf("execution events: %+v %+v", starts, ends)
 	}
 	if s := storedCalls(t, r, "cs"); s[0].Checksum() != want {

@@ -505,7 +505,7 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 		tctx, cancel = context.WithDeadline(ctx, started.Add(limit))
 		defer cancel()
 	}
-	obs := &observer{r: r, em: em, turnID: dc.TurnID(), dispatchID: dc.DispatchID(), ctx: ctx, tctx: tctx}
+	obs := &observer{r: r, em: em, turnID: dc.TurnID(), dispatchID: dc.DispatchID(), callID: rec.id, ctx: ctx, tctx: tctx}
 	out, err := t.Execute(tctx, rec.raw, forge.Invocation{ID: rec.id, CallID: rec.checksum, Scope: dc}, obs)
 	now := r.now()
 	if err != nil {
@@ -577,6 +577,7 @@ type observer struct {
 	r                  *Runner
 	em                 *emitter
 	turnID, dispatchID string
+	callID             string // the tool call's id (forge's CallID is its checksum)
 	ctx, tctx          context.Context
 
 	started        time.Time // Options.Now at the start event
@@ -594,7 +595,7 @@ func deadlineExpired(ctx, tctx context.Context) bool {
 func (o *observer) ToolExecutionStart(e forge.ExecutionStart) {
 	o.started = o.r.safeNow()
 	o.em.send(ToolExecutionStart{TurnID: o.turnID, DispatchID: o.dispatchID, ToolName: e.ToolName,
-		CallID: e.CallID, Args: e.Args, StartedAt: o.started})
+		ToolCallID: o.callID, Checksum: e.CallID, Args: e.Args, StartedAt: o.started})
 }
 
 func (o *observer) ToolExecutionEnd(e forge.ExecutionEnd) {
@@ -603,7 +604,7 @@ func (o *observer) ToolExecutionEnd(e forge.ExecutionEnd) {
 	if o.started.IsZero() {
 		o.started = end
 	}
-	o.em.send(ToolExecutionEnd{TurnID: o.turnID, DispatchID: o.dispatchID, ToolName: e.ToolName, CallID: e.CallID,
+	o.em.send(ToolExecutionEnd{TurnID: o.turnID, DispatchID: o.dispatchID, ToolName: e.ToolName, ToolCallID: o.callID, Checksum: e.CallID,
 		StartedAt: o.started, EndedAt: end, Duration: max(end.Sub(o.started), 0), IsError: e.IsError, Err: e.Err})
 }
 

@@ -43,8 +43,8 @@ func benchEvents() []turnrunner.Event {
 			args := json.RawMessage(`{"query":"orders of last week","limit":50}`)
 			evs = append(evs,
 				turnrunner.ToolCallContent{ID: id, Tool: "search", Args: args, Checksum: strings.Repeat("ab", 32), CreatedAt: t0, UpdatedAt: t0},
-				turnrunner.ToolExecutionStart{TurnID: "t", DispatchID: "d", ToolName: "search", CallID: id, Args: map[string]any{"query": "orders of last week", "limit": 50}, StartedAt: t0},
-				turnrunner.ToolExecutionEnd{TurnID: "t", DispatchID: "d", ToolName: "search", CallID: id, StartedAt: t0, EndedAt: t0},
+				turnrunner.ToolExecutionStart{TurnID: "t", DispatchID: "d", ToolName: "search", ToolCallID: "c1", Checksum: id, Args: map[string]any{"query": "orders of last week", "limit": 50}, StartedAt: t0},
+				turnrunner.ToolExecutionEnd{TurnID: "t", DispatchID: "d", ToolName: "search", ToolCallID: "c1", Checksum: id, StartedAt: t0, EndedAt: t0},
 				turnrunner.ToolCallContent{ID: id, Tool: "search", Args: args, Checksum: strings.Repeat("ab", 32), IsComplete: true,
 					Results:   forge.TextResults(forge.NewTokenizable(strings.Repeat("order 1234: shipped <ok>\n", 8))),
 					CreatedAt: t0, UpdatedAt: t0, CompletedAt: t0})
