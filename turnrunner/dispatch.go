@@ -31,7 +31,7 @@ const finalNote = "[loop guard] Tool use has ended for this turn (%s). Do not ca
 // system prompt's renderer — fails the dispatch like any error: it is
 // recovered, the dispatch is nacked with it and, once DispatchStart was
 // sent, DispatchEnd reports it. Worker goroutines recover their own.
-func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (status DispatchStatus, derr error) {
+func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (status TurnStatus, derr error) {
 	var (
 		dc         *dispatch.Context
 		started    bool // DispatchStart was sent
@@ -43,7 +43,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 		if p == nil {
 			return
 		}
-		status, derr = DispatchNack, panicError("dispatch", p)
+		status, derr = TurnFailed, panicError("dispatch", p)
 		id, it := "", 0
 		if dc != nil {
 			id, it = dc.DispatchID(), dc.Iteration()
@@ -75,7 +75,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 	tc.mu.Unlock()
 	if err != nil {
 		r.emitError(em, "", 0, err)
-		return DispatchNack, err
+		return TurnFailed, err
 	}
 
 	start = r.now()
@@ -191,19 +191,19 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 		drive.Advance(dc)
 	}
 
-	status, derr = DispatchAborted, nil
+	status, derr = TurnAborted, nil
 	acked, nackErr := drive.Outcome(dc)
 	switch {
 	case failed != nil:
 		// A tool may have acked before the error (a failed store, a
 		// pipeline error) ended the dispatch: the error decides.
-		status, derr = DispatchNack, failed
+		status, derr = TurnFailed, failed
 	case tc.isSuspended():
-		status = DispatchSuspended
+		status = TurnSuspended
 	case acked:
-		status = DispatchAck
+		status = TurnCompleted
 	case nackErr != nil:
-		status, derr = DispatchNack, nackErr
+		status, derr = TurnFailed, nackErr
 		if !reported { // an explicit Nack from middleware is an error too
 			r.emitError(em, dc.DispatchID(), dc.Iteration(), derr)
 		}

@@ -14,28 +14,22 @@ import (
 // ThoughtDelta, ToolCallContent) carry the answer; the rest are telemetry.
 type Event interface{ isEvent() }
 
-// TurnStatus is how a turn ended.
+// TurnStatus is how a turn, or its dispatch, ended.
 type TurnStatus string
 
-// Turn statuses.
+// Turn and dispatch statuses.
 const (
-	TurnCompleted TurnStatus = "completed" // the dispatch acked and the output pipeline ran
-	TurnFailed    TurnStatus = "failed"    // an error ended the turn (see TurnEnd.Err)
-	TurnAborted   TurnStatus = "aborted"   // ctx was cancelled
-	TurnSuspended TurnStatus = "suspended" // waiting on approvals; Runner.Resume continues it
-)
-
-// DispatchStatus is how a dispatch ended.
-type DispatchStatus string
-
-// Dispatch statuses.
-const (
-	DispatchAck     DispatchStatus = "ack"     // acked, and no error ended the dispatch
-	DispatchNack    DispatchStatus = "nack"    // nacked, or an error ended it (even after an Ack)
-	DispatchAborted DispatchStatus = "aborted" // ctx was cancelled
-	// DispatchSuspended: the dispatch stopped to wait on approvals
-	// (Options.SuspendOnApproval).
-	DispatchSuspended DispatchStatus = "suspended"
+	// TurnCompleted: the dispatch acked and no error ended it; for a turn,
+	// the output pipeline ran too.
+	TurnCompleted TurnStatus = "completed"
+	// TurnFailed: it was nacked, or an error ended it (even after an Ack;
+	// see the Err of TurnEnd or DispatchEnd).
+	TurnFailed TurnStatus = "failed"
+	// TurnAborted: ctx was cancelled.
+	TurnAborted TurnStatus = "aborted"
+	// TurnSuspended: it stopped to wait on approvals
+	// (Options.SuspendOnApproval); Runner.Resume continues it.
+	TurnSuspended TurnStatus = "suspended"
 )
 
 // TurnStart is the first event of every turn.
@@ -64,7 +58,7 @@ type DispatchStart struct {
 // (model calls made).
 type DispatchEnd struct {
 	TurnID, DispatchID string
-	Status             DispatchStatus
+	Status             TurnStatus
 	Err                error
 	Iterations         int
 	StartedAt          time.Time

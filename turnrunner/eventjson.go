@@ -103,15 +103,15 @@ func eventJSON(ctx context.Context, ev Event) any {
 		}{"dispatchStart", e.TurnID, e.DispatchID, e.StartedAt}
 	case DispatchEnd:
 		return struct {
-			Type       string         `json:"type"`
-			TurnID     string         `json:"turnId"`
-			DispatchID string         `json:"dispatchId"`
-			Status     DispatchStatus `json:"status"`
-			Error      *wireError     `json:"error,omitempty"`
-			Iterations int            `json:"iterations"`
-			StartedAt  time.Time      `json:"startedAt,omitzero"`
-			EndedAt    time.Time      `json:"endedAt,omitzero"`
-			DurationMs float64        `json:"durationMs"`
+			Type       string     `json:"type"`
+			TurnID     string     `json:"turnId"`
+			DispatchID string     `json:"dispatchId"`
+			Status     TurnStatus `json:"status"`
+			Error      *wireError `json:"error,omitempty"`
+			Iterations int        `json:"iterations"`
+			StartedAt  time.Time  `json:"startedAt,omitzero"`
+			EndedAt    time.Time  `json:"endedAt,omitzero"`
+			DurationMs float64    `json:"durationMs"`
 		}{"dispatchEnd", e.TurnID, e.DispatchID, e.Status, errorJSON(e.Err), e.Iterations, e.StartedAt, e.EndedAt, ms(e.Duration)}
 	case IterationStart:
 		return struct {

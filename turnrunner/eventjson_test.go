@@ -90,7 +90,7 @@ func wireEvents(t *testing.T) []turnrunner.Event {
 		turnrunner.Error{Err: fmt.Errorf("wrapped: %w", context.Canceled)},
 		turnrunner.GenerationStats{DispatchID: "d", Iteration: 1, HasUsage: true, Usage: llm.Usage{InputTokens: 10, OutputTokens: 5, TotalTokens: 15}, StopReason: llm.StopEnd, Duration: 2 * time.Second},
 		turnrunner.IterationEnd{DispatchID: "d", Iteration: 1, StartedAt: t0, EndedAt: t1, Duration: t1.Sub(t0)},
-		turnrunner.DispatchEnd{TurnID: "t", DispatchID: "d", Status: turnrunner.DispatchNack, Err: errors.New("plain failure"), Iterations: 1, StartedAt: t0, EndedAt: t1, Duration: t1.Sub(t0)},
+		turnrunner.DispatchEnd{TurnID: "t", DispatchID: "d", Status: turnrunner.TurnFailed, Err: errors.New("plain failure"), Iterations: 1, StartedAt: t0, EndedAt: t1, Duration: t1.Sub(t0)},
 		turnrunner.TurnEnd{TurnID: "t", Status: turnrunner.TurnFailed, Err: coded, StartedAt: t0, EndedAt: t1, Duration: t1.Sub(t0)},
 	}
 }

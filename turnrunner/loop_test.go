@@ -49,7 +49,7 @@ func TestLoopGuardRepeatThenFinalize(t *testing.T) {
 	if note == nil || !strings.Contains(note.Text(), "Do not call any tools") {
 		t.Errorf("final request lacks the note: %+v", note)
 	}
-	if de := ofType[turnrunner.DispatchEnd](evs); de[0].Status != turnrunner.DispatchAck || de[0].Iterations != 5 {
+	if de := ofType[turnrunner.DispatchEnd](evs); de[0].Status != turnrunner.TurnCompleted || de[0].Iterations != 5 {
 		t.Errorf("DispatchEnd %+v", de[0])
 	}
 }

@@ -327,7 +327,7 @@ func TestErrorAfterAckFailsTheTurn(t *testing.T) {
 		t.Fatalf("Error events %v, want one ErrStore", errs)
 	}
 	de := ofType[turnrunner.DispatchEnd](evs)
-	if len(de) != 1 || de[0].Status != turnrunner.DispatchNack || !errors.Is(de[0].Err, dispatch.ErrStore) {
+	if len(de) != 1 || de[0].Status != turnrunner.TurnFailed || !errors.Is(de[0].Err, dispatch.ErrStore) {
 		t.Errorf("DispatchEnd %+v, want nack with ErrStore", de)
 	}
 	if end := turnEnd(t, evs); end.Status != turnrunner.TurnFailed || !errors.Is(end.Err, dispatch.ErrStore) {
@@ -459,7 +459,7 @@ func TestPanicOnTheTurnGoroutineFailsTheTurn(t *testing.T) {
 				}
 				return
 			}
-			if len(des) != 1 || des[0].Status != turnrunner.DispatchNack || des[0].Err == nil {
+			if len(des) != 1 || des[0].Status != turnrunner.TurnFailed || des[0].Err == nil {
 				t.Fatalf("DispatchEnd events %+v, want one nack with the error", des)
 			}
 		})

@@ -557,7 +557,7 @@ func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Inpu
 	// recorded, whatever a middleware does with the error next returns.
 	var (
 		dispatched bool
-		status     DispatchStatus
+		status     TurnStatus
 		derr       error
 		outReached bool
 		outErr     error
@@ -576,7 +576,7 @@ func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Inpu
 			}
 		}()
 		status, derr = r.dispatch(ctx, tc, em)
-		if status != DispatchAck || ctx.Err() != nil {
+		if status != TurnCompleted || ctx.Err() != nil {
 			return derr
 		}
 		outReached, outErr = runOutput(ctx, tc, r.opts.TurnOutput, ErrOutputPipeline, "turn")
@@ -588,7 +588,7 @@ func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Inpu
 	}
 	if dispatched {
 		switch {
-		case status == DispatchSuspended:
+		case status == TurnSuspended:
 			return TurnSuspended, nil
 		case status == "":
 			// The dispatch started but never reported how it ended (it
@@ -602,9 +602,9 @@ func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Inpu
 			}
 			r.emitError(em, "", 0, derr)
 			return TurnFailed, derr
-		case status == DispatchAborted:
+		case status == TurnAborted:
 			return TurnAborted, derr
-		case status == DispatchNack:
+		case status == TurnFailed:
 			return TurnFailed, derr
 		case outErr != nil:
 			r.emitError(em, "", 0, outErr)

@@ -180,7 +180,7 @@ func TestDispatchEndNack(t *testing.T) {
 	r := newRunner(t, scripted.New(scripted.Say("hi")), &turnrunner.Options{DispatchOutput: []turnrunner.DispatchMiddleware{nack}})
 	evs := run(t, r, turnrunner.Input{Prompt: "go"})
 	de := ofType[turnrunner.DispatchEnd](evs)
-	if len(de) != 1 || de[0].Status != turnrunner.DispatchNack || !errors.Is(de[0].Err, refused) || de[0].Iterations != 1 {
+	if len(de) != 1 || de[0].Status != turnrunner.TurnFailed || !errors.Is(de[0].Err, refused) || de[0].Iterations != 1 {
 		t.Errorf("DispatchEnd = %+v", de)
 	}
 	if end := turnEnd(t, evs); end.Status != turnrunner.TurnFailed || !errors.Is(end.Err, refused) {

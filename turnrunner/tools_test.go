@@ -260,7 +260,7 @@ func TestCancelMidTool(t *testing.T) {
 	if end.Status != turnrunner.TurnAborted || !errors.Is(end.Err, context.Canceled) {
 		t.Fatalf("TurnEnd %+v", end)
 	}
-	if de := ofType[turnrunner.DispatchEnd](evs); len(de) != 1 || de[0].Status != turnrunner.DispatchAborted {
+	if de := ofType[turnrunner.DispatchEnd](evs); len(de) != 1 || de[0].Status != turnrunner.TurnAborted {
 		t.Errorf("DispatchEnd = %+v", de)
 	}
 	calls := storedCalls(t, r, "cx")

@@ -51,7 +51,7 @@ func benchEvents() []turnrunner.Event {
 		}
 		evs = append(evs, turnrunner.IterationEnd{DispatchID: "d", Iteration: it, StartedAt: t0, EndedAt: t0})
 	}
-	return append(evs, turnrunner.DispatchEnd{TurnID: "t", DispatchID: "d", Status: "ack", Iterations: 3, StartedAt: t0, EndedAt: t0},
+	return append(evs, turnrunner.DispatchEnd{TurnID: "t", DispatchID: "d", Status: turnrunner.TurnCompleted, Iterations: 3, StartedAt: t0, EndedAt: t0},
 		turnrunner.TurnEnd{TurnID: "t", Status: turnrunner.TurnCompleted, StartedAt: t0, EndedAt: t0})
 }
 
