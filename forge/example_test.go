@@ -195,7 +195,7 @@ func ExampleToolOptions_lazySchema() {
 		func(_ context.Context, args map[string]any, _ forge.Invocation) (string, error) {
 			return "found " + args["id"].(string), nil
 		}, &forge.ToolOptions{LazySchema: true})
-	fmt.Println(string(tool.Definition().Parameters) == string(doc))
+	fmt.Println(string(tool.Schema()) == string(doc))
 	_, err := tool.Validate(json.RawMessage(`{"id":"c"}`))
 	fmt.Println(errors.Is(err, forge.ErrInvalidToolArgs))
 	out, _ := tool.Execute(context.Background(), json.RawMessage(`{"id":"b"}`), forge.Invocation{}, nil)

@@ -70,7 +70,7 @@ func (e *PanicError) Unwrap() error {
 //
 // Details:
 //   - inv.Tool is set to the tool's name, inv.Meta to a copy of its Meta
-//     (deep through map[string]any and []any, as Tool.Meta) and inv.CallID,
+//     (deep through map[string]any and []any, as Tool.Options) and inv.CallID,
 //     when empty, to canonical.Checksum(name, raw) over the raw
 //     (pre-validation) arguments; empty raw arguments hash as {}.
 //   - Arguments that canonical cannot hash are ErrInvalidToolArgs.
@@ -121,7 +121,7 @@ func (t *Tool) Execute(ctx context.Context, raw json.RawMessage, inv Invocation,
 	}
 	inv.Tool = t.name
 	if t.opts.Meta != nil {
-		inv.Meta = t.Meta()
+		inv.Meta = cloneArgs(t.opts.Meta)
 	} else {
 		inv.Meta = nil
 	}

@@ -127,7 +127,7 @@ func TestExecuteInvocation(t *testing.T) {
 	if got.Tool != "t" || got.ID != "call_1" || got.CallID != "c" || got.Scope != scope || got.Meta["k"] == nil {
 		t.Errorf("invocation = %+v", got)
 	}
-	if tool.Meta()["k"] != "v" {
+	if tool.Options().Meta["k"] != "v" {
 		t.Errorf("handler mutated the tool's meta")
 	}
 }

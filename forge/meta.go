@@ -3,7 +3,7 @@ package forge
 import "fmt"
 
 // Bounds on a tool's Meta, which is deep-copied through its nested
-// map[string]any and []any values (see Tool.Meta).
+// map[string]any and []any values (see Tool.Options).
 const (
 	maxMetaDepth  = 100
 	maxMetaValues = 100_000

@@ -60,19 +60,6 @@ func (r *Registry) put(t *Tool) {
 	r.tools[t.name] = t
 }
 
-// Unregister removes name (and its hidden entry); it reports whether it existed.
-func (r *Registry) Unregister(name string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.hidden, name)
-	if _, ok := r.tools[name]; !ok {
-		return false
-	}
-	delete(r.tools, name)
-	r.order = slices.DeleteFunc(r.order, func(n string) bool { return n == name })
-	return true
-}
-
 // Get returns the tool named name.
 func (r *Registry) Get(name string) (*Tool, bool) {
 	r.mu.RLock()
@@ -132,7 +119,7 @@ func (r *Registry) PruneEphemeral() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.order = slices.DeleteFunc(r.order, func(n string) bool {
-		if r.tools[n].Ephemeral() {
+		if r.tools[n].opts.Ephemeral {
 			delete(r.tools, n)
 			delete(r.hidden, n)
 			return true
@@ -163,8 +150,8 @@ func (r *Registry) Clone() *Registry {
 
 // Definitions returns the visible tools in the shape providers take. It is
 // called for every model request, so the Parameters are the tools' own
-// documents, not copies: read them, never modify them (Tool.Definition
-// gives a copy).
+// documents, not copies: read them, never modify them (Tool.Schema gives
+// a copy).
 func (r *Registry) Definitions() []Definition {
 	vis := r.Visible()
 	out := make([]Definition, len(vis))
@@ -196,7 +183,7 @@ func Merge(policy Collision, regs ...*Registry) (*Registry, error) {
 			t := src.tools[n]
 			_, hidden := src.hidden[n]
 			if _, exists := out.tools[n]; exists {
-				p := t.OnCollision()
+				p := t.onCollision()
 				if p == CollisionThrow {
 					p = policy
 				}

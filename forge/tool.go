@@ -33,7 +33,7 @@ type Invocation struct {
 	Tool   string         // the tool's name
 	ID     string         // the provider's call id, when known
 	CallID string         // canonical.Checksum(tool, raw args)
-	Meta   map[string]any // a copy of the tool's Meta (see Tool.Meta); nil when it has none
+	Meta   map[string]any // a copy of the tool's Meta (see Tool.Options); nil when it has none
 	Scope  Scope          // nil outside a dispatch
 }
 
@@ -176,7 +176,7 @@ type ToolOptions struct {
 	Trusted      bool           // render output in the trusted envelope
 	Ephemeral    bool           // dropped by Registry.PruneEphemeral
 	OnCollision  Collision      // "" means CollisionThrow
-	Meta         map[string]any // handed to the handler; the tool keeps a copy, deep only as Tool.Meta says
+	Meta         map[string]any // handed to the handler; the tool keeps a copy, deep only as Tool.Options says
 	Timeout      time.Duration  // per-call limit; 0 means none beyond the caller's context
 	// LazySchema declares the schema document machine-generated and
 	// trusted: construction does no schema work, and parsing and
@@ -515,43 +515,29 @@ func (t *Tool) Schema() json.RawMessage { return bytes.Clone(t.schema) }
 // IsArtifactTool reports whether t is an ArtifactTool.
 func (t *Tool) IsArtifactTool() bool { return t.artifactHandler != nil }
 
-// ArtifactKind is the wrapper for returned bytes, or nil.
-func (t *Tool) ArtifactKind() ArtifactKind { return t.opts.ArtifactKind }
+// Options returns the tool's settings as given to its constructor, with
+// OnCollision "" made CollisionThrow. Meta is a copy (nil when the tool has
+// none), deep through nested map[string]any and []any values,
+// so changing it never reaches the tool or a concurrent call; other values
+// (structs, pointers, maps or slices of other types) are shared with the
+// tool, not copied. The constructors refuse a Meta they cannot copy so: one
+// whose map[string]any and []any values nest deeper than 100 levels (a map
+// or slice containing itself does) or number more than 100 000.
+func (t *Tool) Options() ToolOptions {
+	o := t.opts
+	o.OnCollision = t.onCollision()
+	if o.Meta != nil {
+		o.Meta = cloneArgs(o.Meta)
+	}
+	return o
+}
 
-// Trusted reports whether output renders in the trusted envelope.
-func (t *Tool) Trusted() bool { return t.opts.Trusted }
-
-// Ephemeral reports whether PruneEphemeral drops the tool.
-func (t *Tool) Ephemeral() bool { return t.opts.Ephemeral }
-
-// OnCollision is the tool's merge policy.
-func (t *Tool) OnCollision() Collision {
+// onCollision is the tool's merge policy.
+func (t *Tool) onCollision() Collision {
 	if t.opts.OnCollision == "" {
 		return CollisionThrow
 	}
 	return t.opts.OnCollision
-}
-
-// Timeout is the per-call limit, 0 for none.
-func (t *Tool) Timeout() time.Duration { return t.opts.Timeout }
-
-// Meta returns a copy of the tool's meta (an empty map when it has none),
-// deep through nested map[string]any and []any values, so changing it never
-// reaches the tool or a concurrent call. Other values (structs, pointers,
-// maps or slices of other types) are shared with the tool, not copied.
-// NewTool refuses a Meta it cannot copy so: one whose map[string]any and
-// []any values nest deeper than 100 levels (a map or slice containing
-// itself does) or number more than 100 000.
-func (t *Tool) Meta() map[string]any {
-	if t.opts.Meta == nil {
-		return map[string]any{}
-	}
-	return cloneArgs(t.opts.Meta)
-}
-
-// Definition returns the tool in the shape providers take.
-func (t *Tool) Definition() Definition {
-	return Definition{Name: t.name, Description: t.description, Parameters: t.Schema()}
 }
 
 // Validate checks raw JSON arguments against the schema without coercion and

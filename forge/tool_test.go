@@ -32,15 +32,11 @@ func mustTool(t testing.TB, schema json.RawMessage, h Handler, opts *ToolOptions
 
 func TestToolDefaults(t *testing.T) {
 	tool := mustTool(t, objSchema, echoHandler, nil)
-	if diff := cmp.Diff(map[string]any{}, tool.Meta()); diff != "" {
-		t.Errorf("meta (-want +got):\n%s", diff)
+	if diff := cmp.Diff(ToolOptions{OnCollision: CollisionThrow}, tool.Options()); diff != "" {
+		t.Errorf("options (-want +got):\n%s", diff)
 	}
-	if tool.Ephemeral() || tool.Trusted() || tool.IsArtifactTool() || tool.ArtifactKind() != nil || tool.Timeout() != 0 {
-		t.Errorf("defaults: ephemeral=%v trusted=%v artifactTool=%v kind=%v timeout=%v",
-			tool.Ephemeral(), tool.Trusted(), tool.IsArtifactTool(), tool.ArtifactKind(), tool.Timeout())
-	}
-	if got := tool.OnCollision(); got != CollisionThrow {
-		t.Errorf("OnCollision = %q, want throw", got)
+	if tool.IsArtifactTool() {
+		t.Errorf("an artifact tool")
 	}
 	if tool.Name() != "t" || tool.Description() != "a test tool" {
 		t.Errorf("name/description = %q/%q", tool.Name(), tool.Description())
@@ -55,14 +51,15 @@ func TestToolOptionsKept(t *testing.T) {
 	tool := mustTool(t, objSchema, echoHandler, &ToolOptions{ArtifactKind: fakeKind("CSVArtifact"), Trusted: true,
 		Ephemeral: true, OnCollision: CollisionReplace, Meta: meta, Timeout: time.Second})
 	meta["k"] = "changed" // the tool keeps its own copy
-	got := tool.Meta()
+	got := tool.Options().Meta
 	got["k"] = "mutated" // and hands out copies
-	if diff := cmp.Diff(map[string]any{"k": "v"}, tool.Meta()); diff != "" {
+	o := tool.Options()
+	if diff := cmp.Diff(map[string]any{"k": "v"}, o.Meta); diff != "" {
 		t.Errorf("meta (-want +got):\n%s", diff)
 	}
-	if tool.ArtifactKind().Name() != "CSVArtifact" || !tool.Trusted() || !tool.Ephemeral() ||
-		tool.OnCollision() != CollisionReplace || tool.Timeout() != time.Second {
-		t.Errorf("options not kept")
+	if o.ArtifactKind.Name() != "CSVArtifact" || !o.Trusted || !o.Ephemeral ||
+		o.OnCollision != CollisionReplace || o.Timeout != time.Second {
+		t.Errorf("options not kept: %+v", o)
 	}
 }
 
@@ -83,7 +80,7 @@ func TestToolMetaDeepCopy(t *testing.T) {
 		change func(tool *Tool, opts map[string]any)
 	}{
 		{"caller's options after NewTool", func(_ *Tool, opts map[string]any) { mutate(opts) }},
-		{"Meta's result", func(tool *Tool, _ map[string]any) { mutate(tool.Meta()) }},
+		{"Options().Meta", func(tool *Tool, _ map[string]any) { mutate(tool.Options().Meta) }},
 		{"Invocation.Meta in concurrent calls", func(tool *Tool, _ map[string]any) {
 			var wg sync.WaitGroup
 			for range 4 {
@@ -105,7 +102,7 @@ func TestToolMetaDeepCopy(t *testing.T) {
 			}, &ToolOptions{Meta: meta})
 			tt.change(tool, meta)
 			want := map[string]any{"cfg": map[string]any{"k": 1}, "list": []any{map[string]any{"k": 1}}}
-			if diff := cmp.Diff(want, tool.Meta()); diff != "" {
+			if diff := cmp.Diff(want, tool.Options().Meta); diff != "" {
 				t.Errorf("the tool's meta changed (-want +got):\n%s", diff)
 			}
 		})
@@ -596,8 +593,7 @@ func TestPlainInteger(t *testing.T) {
 
 func TestDefinition(t *testing.T) {
 	tool := mustTool(t, objSchema, echoHandler, nil)
-	d := tool.Definition()
-	b, err := json.Marshal(d)
+	b, err := json.Marshal(Definition{Name: tool.Name(), Description: tool.Description(), Parameters: tool.Schema()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -677,7 +673,7 @@ func TestToolMetaThatCannotBeCopied(t *testing.T) {
 				if err != nil {
 					t.Fatalf("NewTool: %v", err)
 				}
-				if diff := cmp.Diff(tc.meta, tool.Meta()); diff != "" {
+				if diff := cmp.Diff(tc.meta, tool.Options().Meta); diff != "" {
 					t.Errorf("Meta (-want +got):\n%s", diff)
 				}
 				return

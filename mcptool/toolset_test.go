@@ -159,8 +159,8 @@ func TestToolShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	echo := byName(t, tools, "echo")
-	if echo.Description() != "Echoes its arguments." || echo.Trusted() {
-		t.Errorf("echo: description %q, trusted %v", echo.Description(), echo.Trusted())
+	if echo.Description() != "Echoes its arguments." || echo.Options().Trusted {
+		t.Errorf("echo: description %q, trusted %v", echo.Description(), echo.Options().Trusted)
 	}
 	var schema map[string]any
 	if err := json.Unmarshal(echo.Schema(), &schema); err != nil {
@@ -170,7 +170,7 @@ func TestToolShape(t *testing.T) {
 		t.Errorf("schema was closed: %s", echo.Schema())
 	}
 	mapped := byName(t, tools, toolName("", "files.read/v2"))
-	if got := mapped.Meta()[MetaServerName]; got != "files.read/v2" {
+	if got := mapped.Options().Meta[MetaServerName]; got != "files.read/v2" {
 		t.Errorf("meta server name = %v", got)
 	}
 	if mapped.Description() != "The MCP server's tool files.read/v2." {

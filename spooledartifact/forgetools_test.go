@@ -85,8 +85,8 @@ func TestForgeToolsBase(t *testing.T) {
 		t.Fatalf("names (-want +got)\n%s", diff)
 	}
 	for _, tl := range reg.All() {
-		if !tl.Ephemeral() || tl.OnCollision() != forge.CollisionReplace || !tl.IsArtifactTool() {
-			t.Errorf("%s: ephemeral %v onCollision %v artifact %v", tl.Name(), tl.Ephemeral(), tl.OnCollision(), tl.IsArtifactTool())
+		if o := tl.Options(); !o.Ephemeral || o.OnCollision != forge.CollisionReplace || !tl.IsArtifactTool() {
+			t.Errorf("%s: ephemeral %v onCollision %v artifact %v", tl.Name(), o.Ephemeral, o.OnCollision, tl.IsArtifactTool())
 		}
 		if got := gjson.GetBytes(tl.Schema(), "properties.callId").Raw; got != string(callIDSchema) {
 			t.Errorf("%s callId schema %s", tl.Name(), got)

@@ -452,7 +452,7 @@ func (r *Runner) buildRequest(dc *dispatch.Context, final bool, finalReason stri
 		Timeline: dc.Timeline(), Final: final, Options: r.opts.ModelOptions,
 		Instructions: slices.Clone(r.opts.Instructions)}
 	for _, t := range dc.Tools().All() {
-		if t.Trusted() {
+		if t.Options().Trusted {
 			req.TrustedTools = append(req.TrustedTools, t.Name())
 		}
 	}

@@ -490,7 +490,7 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 	started := time.Now()
 	// One limit, and one text, for the tool's own Timeout and
 	// Options.ToolTimeout; it covers reading a reader output too.
-	limit := t.Timeout()
+	limit := t.Options().Timeout
 	if limit == 0 {
 		limit = r.opts.ToolTimeout
 	}
@@ -546,7 +546,7 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 		if key == "" {
 			key = rec.id
 		}
-		a, err := r.spool(sctx, spoolStore, key, t.ArtifactKind(), out)
+		a, err := r.spool(sctx, spoolStore, key, t.Options().ArtifactKind, out)
 		if err != nil {
 			switch {
 			case sctx.Err() != nil && ctx.Err() != nil:
