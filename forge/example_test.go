@@ -47,7 +47,7 @@ func ExampleNewTypedTool() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(out.Kind(), out.Text())
+	fmt.Println(out.Kind() == forge.OutputText, out.Text())
 	// Output:
 	// {"type":"object","properties":{"city":{"type":"string","description":"the city to look up"},"days":{"type":"integer","description":"how many days ahead, 0 for today"}},"required":["city"],"additionalProperties":false}
 	// true
@@ -55,7 +55,7 @@ func ExampleNewTypedTool() {
 	// - unexpected additional properties ["country"]
 	// start weather
 	// end weather isError=false
-	// text Oslo in 2 day(s): sunny
+	// true Oslo in 2 day(s): sunny
 }
 
 type printEvents struct{}
@@ -169,7 +169,7 @@ func ExampleNewToolCall() {
 }
 
 // Token estimates per encoding, cached on the value; custom encodings are
-// registered on an Estimators set.
+// registered on an Estimators set, which counts any text.
 func ExampleTokenizable() {
 	t := forge.NewTokenizable("The quick brown fox jumps over the lazy dog.")
 	n, _ := t.EstimateTokens(forge.EncodingCL100K)
@@ -178,7 +178,7 @@ func ExampleTokenizable() {
 
 	var est forge.Estimators
 	_ = est.Register("words", func(s string) (int, error) { return len(s) / 5, nil })
-	w, _ := t.EstimateTokensWith(&est, "words", nil)
+	w, _ := est.Estimate(t.String(), "words")
 	fmt.Println(w)
 	fmt.Println(errors.Is(est.Register(forge.EncodingO200K, nil), forge.ErrTokenEstimatorShadowsBuiltin))
 	// Output:

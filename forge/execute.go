@@ -92,7 +92,7 @@ func (e *PanicError) Unwrap() error {
 //     (when an io.Closer) before Execute returns the error: only a
 //     delivered stream becomes the caller's to close.
 //   - A successful handler must return a non-empty Output (TextOutput("") is
-//     fine); OutputNone, nil media, nil readers and nil artifacts are
+//     fine); the zero Output, nil media, nil readers and nil artifacts are
 //     ErrToolDownstreamError.
 //   - The end event carries IsError and the returned error.
 //   - A panic is ErrToolDownstreamError even when its value is an argument

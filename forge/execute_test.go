@@ -276,7 +276,7 @@ func TestExecuteTimeoutUncooperative(t *testing.T) {
 	if !errors.Is(err, ErrToolDownstreamError) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v", err)
 	}
-	if out.Kind() != OutputNone {
+	if out.Kind() != outputNone {
 		t.Errorf("output = %v, want none", out.Kind())
 	}
 	close(release)
@@ -516,7 +516,7 @@ func TestExecuteClosesUndeliveredReaderOutput(t *testing.T) {
 				go func() { <-started; cancel() }()
 			}
 			out, err := tool.Execute(ctx, json.RawMessage(`{"a":1}`), Invocation{CallID: "c"}, nil)
-			if !errors.Is(err, tt.want) || out.Kind() != OutputNone {
+			if !errors.Is(err, tt.want) || out.Kind() != outputNone {
 				t.Fatalf("Execute = %v, %v; want no output and %v", out.Kind(), err, tt.want)
 			}
 			close(release)

@@ -20,7 +20,7 @@ import (
 
 var hostileSchema = json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}},"additionalProperties":false}`)
 
-func hostileTool(t *testing.T, h forge.Handler, opts *forge.ToolOptions) *forge.Tool {
+func hostileTool(t *testing.T, h func(context.Context, map[string]any, forge.Invocation) (forge.Output, error), opts *forge.ToolOptions) *forge.Tool {
 	t.Helper()
 	tool, err := forge.NewTool("hostile", "hostile", hostileSchema, h, opts)
 	if err != nil {

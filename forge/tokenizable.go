@@ -9,13 +9,22 @@ import (
 	"github.com/tiktoken-go/tokenizer"
 )
 
-// Encoding names a token encoding.
+// Encoding names a token encoding. The built-in ones count as follows:
+//   - r50k_base (GPT-2's byte-pair table), p50k_base, p50k_edit,
+//     cl100k_base, o200k_base count BPE tokens with
+//     github.com/tiktoken-go/tokenizer (vocabularies are embedded; nothing
+//     is fetched). Special-token text such as "<|endoftext|>" is counted as
+//     plain text.
+//   - claude is an estimate: ceil(n / 3.5), n being the length in UTF-16
+//     code units (as JavaScript's String.length, matching the original).
+//
+// Counting under any other encoding, unless an [Estimators] set has one
+// registered, is ErrUnknownTokenEncoding.
 type Encoding string
 
 // Built-in encodings. The OpenAI ones count with a BPE tokenizer; Claude and
 // unknown-but-registered ones are documented estimates.
 const (
-	EncodingGPT2     Encoding = "gpt2"
 	EncodingR50K     Encoding = "r50k_base"
 	EncodingP50K     Encoding = "p50k_base"
 	EncodingP50KEdit Encoding = "p50k_edit"
@@ -27,7 +36,7 @@ const (
 // builtin reports whether enc is a built-in encoding.
 func (enc Encoding) builtin() bool {
 	switch enc {
-	case EncodingGPT2, EncodingR50K, EncodingP50K, EncodingP50KEdit, EncodingCL100K, EncodingO200K, EncodingClaude:
+	case EncodingR50K, EncodingP50K, EncodingP50KEdit, EncodingCL100K, EncodingO200K, EncodingClaude:
 		return true
 	}
 	return false
@@ -166,13 +175,13 @@ func (t *Tokenizable) sealedCopy() *Tokenizable {
 // EstimateTokens estimates the tokens of the text under enc with the built-in
 // estimators. Unknown encodings give ErrUnknownTokenEncoding.
 func (t *Tokenizable) EstimateTokens(enc Encoding) (int, error) {
-	return t.EstimateTokensWith(nil, enc, nil)
+	return t.estimateTokensWith(nil, enc, nil)
 }
 
-// EstimateTokensWith renders the text against scope and counts it under enc
+// estimateTokensWith renders the text against scope and counts it under enc
 // with est (custom estimators first, then the built-ins; nil est means the
-// built-ins only). Results are cached; see Tokenizable.
-func (t *Tokenizable) EstimateTokensWith(est *Estimators, enc Encoding, scope Scope) (int, error) {
+// built-ins only), caching the count.
+func (t *Tokenizable) estimateTokensWith(est *Estimators, enc Encoding, scope Scope) (int, error) {
 	text, err := t.Render(scope)
 	if err != nil {
 		return 0, err
@@ -198,7 +207,7 @@ func (t *Tokenizable) EstimateTokensWith(est *Estimators, enc Encoding, scope Sc
 	if fn != nil {
 		n, err = callEstimator(fn, enc, text)
 	} else {
-		n, err = EstimateTokens(text, enc)
+		n, err = estimateBuiltin(text, enc)
 	}
 	if err != nil {
 		return 0, err
@@ -212,21 +221,12 @@ func (t *Tokenizable) EstimateTokensWith(est *Estimators, enc Encoding, scope Sc
 	return n, nil
 }
 
-// EstimateTokens counts text under a built-in encoding:
-//   - gpt2, r50k_base, p50k_base, p50k_edit, cl100k_base, o200k_base count
-//     BPE tokens with github.com/tiktoken-go/tokenizer (vocabularies are
-//     embedded; nothing is fetched). Special-token text such as
-//     "<|endoftext|>" is counted as plain text. gpt2 uses the r50k_base
-//     vocabulary, which is the same byte-pair table.
-//   - claude is an estimate: ceil(n / 3.5), n being the length in UTF-16
-//     code units (as JavaScript's String.length, matching the original).
-//
-// Anything else is ErrUnknownTokenEncoding.
-func EstimateTokens(text string, enc Encoding) (int, error) {
+// estimateBuiltin counts text under a built-in encoding (see Encoding).
+func estimateBuiltin(text string, enc Encoding) (int, error) {
 	switch enc {
 	case EncodingClaude:
 		return claudeEstimate(text), nil
-	case EncodingGPT2, EncodingR50K, EncodingP50K, EncodingP50KEdit, EncodingCL100K, EncodingO200K:
+	case EncodingR50K, EncodingP50K, EncodingP50KEdit, EncodingCL100K, EncodingO200K:
 		if text == "" {
 			return 0, nil
 		}
@@ -255,7 +255,6 @@ func claudeEstimate(text string) int {
 // codecs loads each BPE vocabulary once, on first use. It is an immutable
 // cache, not mutable state: a tokenizer.Codec is safe for concurrent Count.
 var codecs = map[Encoding]func() (tokenizer.Codec, error){
-	EncodingGPT2:     sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.Get(tokenizer.R50kBase) }),
 	EncodingR50K:     sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.Get(tokenizer.R50kBase) }),
 	EncodingP50K:     sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.Get(tokenizer.P50kBase) }),
 	EncodingP50KEdit: sync.OnceValues(func() (tokenizer.Codec, error) { return tokenizer.Get(tokenizer.P50kEdit) }),
@@ -301,14 +300,15 @@ func (e *Estimators) lookup(enc Encoding) (estimator, uint64) {
 	return e.fns[enc], e.gen
 }
 
-// Estimate counts text under enc, custom estimators first, then built-ins.
-// A custom estimator's error or panic is returned wrapped; a negative count
-// is an error.
+// Estimate counts text under enc, custom estimators first, then the
+// built-ins (see Encoding); a nil *Estimators counts with the built-ins
+// only. A custom estimator's error or panic is returned wrapped; a negative
+// count is an error.
 func (e *Estimators) Estimate(text string, enc Encoding) (int, error) {
 	if fn, _ := e.lookup(enc); fn != nil {
 		return callEstimator(fn, enc, text)
 	}
-	return EstimateTokens(text, enc)
+	return estimateBuiltin(text, enc)
 }
 
 func callEstimator(fn estimator, enc Encoding, text string) (n int, err error) {

@@ -19,7 +19,6 @@ func TestEstimateTokensBuiltins(t *testing.T) {
 		{EncodingCL100K, fox, 10},
 		{EncodingO200K, fox, 10},
 		{EncodingR50K, fox, 10},
-		{EncodingGPT2, fox, 10},
 		{EncodingP50K, fox, 10},
 		{EncodingP50KEdit, fox, 10},
 		{EncodingCL100K, "hello world", 2},
@@ -33,7 +32,7 @@ func TestEstimateTokensBuiltins(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.enc)+"/"+tt.text, func(t *testing.T) {
-			got, err := EstimateTokens(tt.text, tt.enc)
+			got, err := estimateBuiltin(tt.text, tt.enc)
 			if err != nil || got != tt.want {
 				t.Errorf("EstimateTokens = %d, %v; want %d", got, err, tt.want)
 			}
@@ -43,7 +42,7 @@ func TestEstimateTokensBuiltins(t *testing.T) {
 
 // Special-token text is counted as plain text, never as one control token.
 func TestEstimateTokensSpecialTextIsPlain(t *testing.T) {
-	n, err := EstimateTokens("<|endoftext|>", EncodingCL100K)
+	n, err := estimateBuiltin("<|endoftext|>", EncodingCL100K)
 	if err != nil || n <= 1 {
 		t.Errorf("got %d, %v; want several tokens", n, err)
 	}
@@ -51,7 +50,7 @@ func TestEstimateTokensSpecialTextIsPlain(t *testing.T) {
 
 func TestEstimateTokensUnknown(t *testing.T) {
 	for _, enc := range []Encoding{"", "gemini", "CL100K_BASE"} {
-		if _, err := EstimateTokens("x", enc); !errors.Is(err, ErrUnknownTokenEncoding) {
+		if _, err := estimateBuiltin("x", enc); !errors.Is(err, ErrUnknownTokenEncoding) {
 			t.Errorf("%q: err = %v", enc, err)
 		}
 		if _, err := NewTokenizable("x").EstimateTokens(enc); !errors.Is(err, ErrUnknownTokenEncoding) {
@@ -62,7 +61,7 @@ func TestEstimateTokensUnknown(t *testing.T) {
 
 func TestEstimators(t *testing.T) {
 	var est Estimators
-	for _, enc := range []Encoding{EncodingGPT2, EncodingR50K, EncodingP50K, EncodingP50KEdit, EncodingCL100K, EncodingO200K, EncodingClaude} {
+	for _, enc := range []Encoding{EncodingR50K, EncodingP50K, EncodingP50KEdit, EncodingCL100K, EncodingO200K, EncodingClaude} {
 		if err := est.Register(enc, func(string) (int, error) { return 1, nil }); !errors.Is(err, ErrTokenEstimatorShadowsBuiltin) {
 			t.Errorf("%s: err = %v", enc, err)
 		}
@@ -117,7 +116,7 @@ func TestTokenizableCache(t *testing.T) {
 	_ = est.Register("count", func(s string) (int, error) { calls.Add(1); return len(s), nil })
 	tok := NewTokenizable("hello")
 	for range 3 {
-		if n, err := tok.EstimateTokensWith(&est, "count", nil); err != nil || n != 5 {
+		if n, err := tok.estimateTokensWith(&est, "count", nil); err != nil || n != 5 {
 			t.Fatalf("n = %d, %v", n, err)
 		}
 	}
@@ -126,13 +125,13 @@ func TestTokenizableCache(t *testing.T) {
 	}
 	// Replacing the estimator invalidates cached counts.
 	_ = est.Register("count", func(s string) (int, error) { calls.Add(1); return 2 * len(s), nil })
-	if n, _ := tok.EstimateTokensWith(&est, "count", nil); n != 10 {
+	if n, _ := tok.estimateTokensWith(&est, "count", nil); n != 10 {
 		t.Errorf("after re-register n = %d, want 10", n)
 	}
 	// Another Estimators set with the same name is not served from this cache.
 	var other Estimators
 	_ = other.Register("count", func(string) (int, error) { return 42, nil })
-	if n, _ := tok.EstimateTokensWith(&other, "count", nil); n != 42 {
+	if n, _ := tok.estimateTokensWith(&other, "count", nil); n != 42 {
 		t.Errorf("other set n = %d, want 42", n)
 	}
 }
@@ -167,10 +166,10 @@ func TestTokenizableCacheForgetsSupersededEstimators(t *testing.T) {
 			tok := NewTokenizable("hello world")
 			for range 100 {
 				est := tt.est(t)
-				if n, err := tok.EstimateTokensWith(est, "custom", nil); err != nil || n != 11 {
+				if n, err := tok.estimateTokensWith(est, "custom", nil); err != nil || n != 11 {
 					t.Fatalf("custom = %d, %v", n, err)
 				}
-				if _, err := tok.EstimateTokensWith(est, EncodingClaude, nil); err != nil {
+				if _, err := tok.estimateTokensWith(est, EncodingClaude, nil); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -206,8 +205,8 @@ func TestDynamicTokenizable(t *testing.T) {
 	if s, err := tok.Render(iterScope{}); err != nil || len(s) != 49 {
 		t.Errorf("Render = %q, %v", s, err)
 	}
-	n1, _ := tok.EstimateTokensWith(nil, EncodingClaude, nil)
-	n2, _ := tok.EstimateTokensWith(nil, EncodingClaude, iterScope{})
+	n1, _ := tok.estimateTokensWith(nil, EncodingClaude, nil)
+	n2, _ := tok.estimateTokensWith(nil, EncodingClaude, iterScope{})
 	if n1 != 3 || n2 != 14 {
 		t.Errorf("counts = %d, %d; want 3, 14 (text changes with the scope)", n1, n2)
 	}
@@ -271,14 +270,14 @@ func TestTokenizableConcurrent(t *testing.T) {
 	var est Estimators
 	_ = est.Register("len", func(s string) (int, error) { return len(s), nil })
 	var wg sync.WaitGroup
-	want, _ := EstimateTokens(tok.String(), EncodingCL100K)
+	want, _ := estimateBuiltin(tok.String(), EncodingCL100K)
 	for i := range 8 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			encs := []Encoding{EncodingCL100K, EncodingO200K, EncodingClaude, "len"}
 			for j := range 20 {
-				n, err := tok.EstimateTokensWith(&est, encs[(i+j)%len(encs)], nil)
+				n, err := tok.estimateTokensWith(&est, encs[(i+j)%len(encs)], nil)
 				if err != nil || n <= 0 {
 					t.Errorf("n = %d, %v", n, err)
 				}

@@ -24,8 +24,6 @@ type Scope interface {
 	DispatchID() string
 	// Iteration is the 0-based iteration number.
 	Iteration() int
-	// ToolCallCount is how many tool calls with this checksum the turn holds.
-	ToolCallCount(checksum string) int
 }
 
 // Invocation is what a handler learns about the call it serves.
@@ -42,30 +40,13 @@ type OutputKind int
 
 // Output kinds.
 const (
-	OutputNone OutputKind = iota
+	outputNone OutputKind = iota // the zero Output
 	OutputText
 	OutputBytes
 	OutputReader
 	OutputMedia
 	OutputArtifact
 )
-
-// String names the kind, for messages.
-func (k OutputKind) String() string {
-	switch k {
-	case OutputText:
-		return "text"
-	case OutputBytes:
-		return "bytes"
-	case OutputReader:
-		return "reader"
-	case OutputMedia:
-		return "media"
-	case OutputArtifact:
-		return "artifact"
-	}
-	return "none"
-}
 
 // Output is a handler's return value: text or bytes (spooled into an artifact
 // by the turn runner), a stream (spooled without buffering), media (landed
@@ -143,11 +124,8 @@ func (o Output) check() string {
 	return ""
 }
 
-// Handler serves an untyped tool: args is the validated JSON object. Its
-// numbers are float64, the values that were validated: a literal with more
-// than 15 significant digits (9007199254740993) arrives rounded, as it was
-// checked. Use a typed tool for exact large integers.
-type Handler func(ctx context.Context, args map[string]any, inv Invocation) (Output, error)
+// handler serves an untyped tool.
+type handler = func(ctx context.Context, args map[string]any, inv Invocation) (Output, error)
 
 // artifactHandler serves an artifact tool: it answers with text, inline.
 type artifactHandler = func(ctx context.Context, args map[string]any, inv Invocation) (string, error)
@@ -215,7 +193,7 @@ type Tool struct {
 	name, description string
 	schema            json.RawMessage
 	opts              ToolOptions
-	handler           Handler
+	handler           handler
 	artifactHandler   artifactHandler
 	// v is the resolved schema; nil for a LazySchema tool, whose lazy
 	// resolves it once, on first use.
@@ -246,7 +224,12 @@ type Tool struct {
 // composing root that does not say is refused (see the package doc).
 // Nested objects are followed as written. With opts.OpenSchema the root
 // is left as written too.
-func NewTool(name, description string, schema json.RawMessage, h Handler, opts *ToolOptions) (*Tool, error) {
+//
+// h receives the validated JSON object. Its numbers are float64, the values
+// that were validated: a literal with more than 15 significant digits
+// (9007199254740993) arrives rounded, as it was checked. Use a typed tool
+// for exact large integers.
+func NewTool(name, description string, schema json.RawMessage, h func(ctx context.Context, args map[string]any, inv Invocation) (Output, error), opts *ToolOptions) (*Tool, error) {
 	var p problems
 	if h == nil {
 		p.add("handler: required")

@@ -21,7 +21,7 @@ func echoHandler(_ context.Context, args map[string]any, _ Invocation) (Output, 
 	return TextOutput(string(b)), nil
 }
 
-func mustTool(t testing.TB, schema json.RawMessage, h Handler, opts *ToolOptions) *Tool {
+func mustTool(t testing.TB, schema json.RawMessage, h handler, opts *ToolOptions) *Tool {
 	t.Helper()
 	tool, err := NewTool("t", "a test tool", schema, h, opts)
 	if err != nil {
@@ -114,7 +114,7 @@ func TestNewToolInvalid(t *testing.T) {
 	tests := []struct {
 		name, tool, desc string
 		schema           json.RawMessage
-		h                Handler
+		h                handler
 		opts             *ToolOptions
 		fields           []string
 	}{

@@ -34,32 +34,10 @@ type ArtifactKind interface {
 	Name() string
 }
 
-// ResultKind tells which of the three result shapes a Results holds.
-type ResultKind int
-
-// The result shapes.
-const (
-	ResultNone ResultKind = iota
-	ResultText
-	ResultArtifacts
-	ResultMedia
-)
-
-// String names the shape, as in the persisted form.
-func (k ResultKind) String() string {
-	switch k {
-	case ResultText:
-		return "text"
-	case ResultArtifacts:
-		return "artifacts"
-	case ResultMedia:
-		return "media"
-	}
-	return "none"
-}
-
 // Results is the outcome of a tool call: exactly one of a Tokenizable, one or
-// more artifacts, or one or more media. The zero value holds nothing.
+// more artifacts, or one or more media, so Text returning non-nil, or
+// Artifacts or Media returning a non-empty list, tells which. The zero value
+// holds nothing.
 type Results struct {
 	text      *Tokenizable
 	artifacts []Artifact
@@ -75,17 +53,17 @@ func ArtifactResults(a ...Artifact) Results { return Results{artifacts: a} }
 // MediaResults holds one or more media.
 func MediaResults(m ...*media.Media) Results { return Results{media: m} }
 
-// Kind reports the shape held.
-func (r Results) Kind() ResultKind {
+// kind names the shape r holds, as the persisted form writes it.
+func (r Results) kind() string {
 	switch {
 	case r.text != nil:
-		return ResultText
+		return "text"
 	case len(r.artifacts) > 0:
-		return ResultArtifacts
+		return "artifacts"
 	case len(r.media) > 0:
-		return ResultMedia
+		return "media"
 	}
-	return ResultNone
+	return "none"
 }
 
 // Text returns the Tokenizable, or nil. In a ToolCall's Results it is the

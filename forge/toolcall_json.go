@@ -93,19 +93,19 @@ func (c ToolCall) MarshalJSON() ([]byte, error) {
 		done := c.completedAt.UTC()
 		j.CompletedAt = &done
 	}
-	j.Results.Kind = c.results.Kind().String()
-	switch c.results.Kind() {
-	case ResultText:
+	j.Results.Kind = c.results.kind()
+	switch j.Results.Kind {
+	case "text":
 		s, err := c.results.text.Render(nil)
 		if err != nil {
 			return nil, err
 		}
 		j.Results.Text = &s
-	case ResultArtifacts:
+	case "artifacts":
 		for _, a := range c.results.artifacts {
 			j.Results.Artifacts = append(j.Results.Artifacts, artifactRef{Kind: a.Kind(), ID: a.ID()})
 		}
-	case ResultMedia:
+	case "media":
 		for _, m := range c.results.media {
 			j.Results.Media = append(j.Results.Media, mediaRef{ID: m.ID(), Kind: m.Kind(), MIMEType: m.MIMEType(), Filename: m.Filename()})
 		}

@@ -37,8 +37,8 @@ func TestNewToolCallDefaults(t *testing.T) {
 	if !c.CreatedAt().Equal(t0) || !c.UpdatedAt().Equal(t0.Add(time.Second)) || !c.CompletedAt().Equal(t0.Add(2*time.Second)) {
 		t.Errorf("times")
 	}
-	if c.Results().Kind() != ResultText || c.Results().Text().String() != "sunny" {
-		t.Errorf("results = %v", c.Results().Kind())
+	if c.Results().kind() != "text" || c.Results().Text().String() != "sunny" {
+		t.Errorf("results = %v", c.Results().kind())
 	}
 	no := false
 	raw := validRaw()
@@ -198,17 +198,17 @@ func TestNewToolCallResultShapes(t *testing.T) {
 	tests := []struct {
 		name    string
 		results any
-		kind    ResultKind
+		kind    string
 		n       int
 	}{
-		{"tokenizable", NewTokenizable("x"), ResultText, 1},
-		{"text Results", TextResults(NewTokenizable("x")), ResultText, 1},
-		{"artifact", a1, ResultArtifacts, 1},
-		{"artifacts", []Artifact{a1, a2}, ResultArtifacts, 2},
-		{"artifact Results", ArtifactResults(a1, a2), ResultArtifacts, 2},
-		{"media", m1, ResultMedia, 1},
-		{"media list", []*media.Media{m1, m2}, ResultMedia, 2},
-		{"media Results", MediaResults(m1), ResultMedia, 1},
+		{"tokenizable", NewTokenizable("x"), "text", 1},
+		{"text Results", TextResults(NewTokenizable("x")), "text", 1},
+		{"artifact", a1, "artifacts", 1},
+		{"artifacts", []Artifact{a1, a2}, "artifacts", 2},
+		{"artifact Results", ArtifactResults(a1, a2), "artifacts", 2},
+		{"media", m1, "media", 1},
+		{"media list", []*media.Media{m1, m2}, "media", 2},
+		{"media Results", MediaResults(m1), "media", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -223,8 +223,8 @@ func TestNewToolCallResultShapes(t *testing.T) {
 			if r.Text() != nil {
 				n++
 			}
-			if r.Kind() != tt.kind || n != tt.n {
-				t.Errorf("kind=%v n=%d, want %v %d", r.Kind(), n, tt.kind, tt.n)
+			if r.kind() != tt.kind || n != tt.n {
+				t.Errorf("kind=%v n=%d, want %v %d", r.kind(), n, tt.kind, tt.n)
 			}
 		})
 	}
@@ -375,7 +375,7 @@ func TestToolCallJSONRoundTrip(t *testing.T) {
 			if diff := cmp.Diff(string(data), string(again)); diff != "" {
 				t.Errorf("re-encoding differs (-first +second):\n%s", diff)
 			}
-			if back.Results().Kind() != c.Results().Kind() || back.Inline() != c.Inline() || !back.CreatedAt().Equal(c.CreatedAt()) {
+			if back.Results().kind() != c.Results().kind() || back.Inline() != c.Inline() || !back.CreatedAt().Equal(c.CreatedAt()) {
 				t.Errorf("round trip lost data: %s", data)
 			}
 			for i, a := range back.Results().Artifacts() {

@@ -196,7 +196,7 @@ func (r *Renderer) Message(ctx context.Context, m *dispatch.Message) ([]Block, e
 func (r *Renderer) ToolResult(ctx context.Context, call *forge.ToolCall, trusted bool) ([]Block, error) {
 	nonce := r.nonce("tool", call.ID(), call.Checksum())
 	res := call.Results()
-	if res.Kind() == forge.ResultMedia {
+	if len(res.Media()) > 0 {
 		var out []Block
 		for i, m := range res.Media() {
 			bl, err := r.media(ctx, m, "tool-result-media", r.nonce("tool", call.ID(), call.Checksum(), strconv.Itoa(i)))
@@ -212,7 +212,7 @@ func (r *Renderer) ToolResult(ctx context.Context, call *forge.ToolCall, trusted
 		return nil, err
 	}
 	kind := "tool-result"
-	if res.Kind() == forge.ResultArtifacts && len(res.Artifacts()) == 1 && !call.Inline() {
+	if len(res.Artifacts()) == 1 && !call.Inline() {
 		kind, trusted = "artifact-handle", false
 	}
 	return []Block{{Text: envelope(trusted, nonce, kind, [][2]string{{"tool", call.Tool()}}, body)}}, nil

@@ -41,10 +41,10 @@ func RenderResult(ctx context.Context, call *forge.ToolCall) (string, error) {
 
 func renderResult(ctx context.Context, call *forge.ToolCall) (string, error) {
 	res := call.Results()
-	switch res.Kind() {
-	case forge.ResultText:
+	switch {
+	case res.Text() != nil:
 		return res.Text().Render(nil)
-	case forge.ResultArtifacts:
+	case len(res.Artifacts()) > 0:
 		arts := res.Artifacts()
 		if len(arts) == 1 && !call.Inline() {
 			s, err := spooledartifact.RenderHandle(ctx, call, nil)
@@ -68,7 +68,7 @@ func renderResult(ctx context.Context, call *forge.ToolCall) (string, error) {
 			b.Write(body)
 		}
 		return b.String(), nil
-	case forge.ResultMedia:
+	case len(res.Media()) > 0:
 		var b strings.Builder
 		for i, m := range res.Media() {
 			if i > 0 {

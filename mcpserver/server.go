@@ -258,7 +258,7 @@ func (s *Server) content(ctx context.Context, out forge.Output) ([]mcp.Content, 
 		}
 		return content, nil
 	}
-	return nil, fmt.Errorf("output of kind %s", out.Kind())
+	return nil, errors.New("no output")
 }
 
 // bytesContent is b as text when it is UTF-8, else as an embedded binary

@@ -43,7 +43,7 @@ func mustTool(t *testing.T) func(*forge.Tool, error) *forge.Tool {
 // hidden one.
 func testRegistry(t *testing.T) *forge.Registry {
 	t.Helper()
-	untyped := func(name string, h forge.Handler) *forge.Tool {
+	untyped := func(name string, h func(context.Context, map[string]any, forge.Invocation) (forge.Output, error)) *forge.Tool {
 		return mustTool(t)(forge.NewTool(name, "The "+name+" tool.", json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`), h, nil))
 	}
 	store := spooledartifact.NewMemoryStore()

@@ -213,7 +213,7 @@ func TestCalls(t *testing.T) {
 			}
 			if tt.wantMedia == nil {
 				if out.Kind() != forge.OutputText || out.Text() != tt.wantText {
-					t.Errorf("output %s %q, want text %q", out.Kind(), out.Text(), tt.wantText)
+					t.Errorf("output %d %q, want text %q", out.Kind(), out.Text(), tt.wantText)
 				}
 				return
 			}

@@ -384,7 +384,7 @@ func TestEstimateTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := forge.EstimateTokens(text, forge.EncodingCL100K)
+	want, _ := new(forge.Estimators).Estimate(text, forge.EncodingCL100K)
 	if got != want || got == 0 {
 		t.Errorf("EstimateTokens = %d, want %d", got, want)
 	}
@@ -441,7 +441,7 @@ func TestEstimateChunkBoundary(t *testing.T) {
 	// The same through EstimateTokens: exact at tokenChunkBytes.
 	s := text(tokenChunkBytes)
 	got, err := New("x", newMemoryReader([]byte(s), indexShape{})).EstimateTokens(ctx, forge.EncodingClaude)
-	if want, _ := forge.EstimateTokens(s, forge.EncodingClaude); got != want || err != nil {
+	if want, _ := new(forge.Estimators).Estimate(s, forge.EncodingClaude); got != want || err != nil {
 		t.Errorf("EstimateTokens of tokenChunkBytes bytes = %d, %v; want the exact %d", got, err, want)
 	}
 }

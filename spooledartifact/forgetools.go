@@ -25,7 +25,7 @@ func queryable(c *forge.ToolCall) (forge.Artifact, bool) {
 	}
 	res := c.Results() // a copy: take it once
 	arts := res.Artifacts()
-	if res.Kind() != forge.ResultArtifacts || len(arts) != 1 || arts[0] == nil {
+	if len(arts) != 1 || arts[0] == nil {
 		return nil, false
 	}
 	return arts[0], true

@@ -147,7 +147,7 @@ func TestForgeToolsBase(t *testing.T) {
 		t.Errorf("lookbehind: %v", err)
 	}
 	got, err := call(t, reg, ToolEstimateTokens, `{"callId":"call_1","encoding":"cl100k_base"}`)
-	want, _ := forge.EstimateTokens(greek, forge.EncodingCL100K)
+	want, _ := new(forge.Estimators).Estimate(greek, forge.EncodingCL100K)
 	if err != nil || got != strconv.Itoa(want) {
 		t.Errorf("estimate = %q, %v; want %d", got, err, want)
 	}

@@ -55,7 +55,7 @@ func RenderHandle(ctx context.Context, call *forge.ToolCall, opts *HandleOptions
 		return "", forge.ErrInvalidInitialToolCallValue.With(nil, "spooledartifact: RenderHandle of a nil tool call")
 	}
 	arts := call.Results().Artifacts()
-	if call.Results().Kind() != forge.ResultArtifacts || len(arts) != 1 || arts[0] == nil {
+	if len(arts) != 1 || arts[0] == nil {
 		return "", forge.ErrInvalidInitialToolCallValue.With(nil,
 			"spooledartifact: tool call %s does not hold exactly one artifact; only such results render as a handle", call.ID())
 	}
@@ -134,7 +134,7 @@ func HandleAbove(threshold int64) func(ctx context.Context, call *forge.ToolCall
 			return call, nil
 		}
 		arts := call.Results().Artifacts()
-		if call.Results().Kind() != forge.ResultArtifacts || len(arts) != 1 || arts[0] == nil {
+		if len(arts) != 1 || arts[0] == nil {
 			return call, nil
 		}
 		size, err := arts[0].ByteLength(ctx)

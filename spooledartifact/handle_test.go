@@ -40,7 +40,7 @@ func TestRenderHandle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		art, _ := forge.EstimateTokens(greek+"\n", enc)
+		art, _ := new(forge.Estimators).Estimate(greek+"\n", enc)
 		if !strings.Contains(text, "\n- estimatedTokens: "+strconv.Itoa(art)+" (encoding: "+string(enc)+")\n") {
 			t.Errorf("%s: no estimate line in\n%s", enc, text)
 		}
@@ -78,8 +78,8 @@ func TestHandleTokens(t *testing.T) {
 	}
 	listed.WriteString("\n\n" + handleClosing)
 	for _, enc := range []forge.Encoding{forge.EncodingCL100K, forge.EncodingClaude} {
-		now, _ := forge.EstimateTokens(text, enc)
-		before, _ := forge.EstimateTokens(listed.String(), enc)
+		now, _ := new(forge.Estimators).Estimate(text, enc)
+		before, _ := new(forge.Estimators).Estimate(listed.String(), enc)
 		t.Logf("%s: handle %d tokens; with tool descriptions %d", enc, now, before)
 		if now == 0 || now*2 > before {
 			t.Errorf("%s: handle %d tokens, not under half of %d with descriptions", enc, now, before)

@@ -24,7 +24,7 @@ const (
 )
 
 // encodings lists the encodings artifact_estimate_tokens accepts.
-var encodings = []forge.Encoding{forge.EncodingGPT2, forge.EncodingR50K, forge.EncodingP50K,
+var encodings = []forge.Encoding{forge.EncodingR50K, forge.EncodingP50K,
 	forge.EncodingP50KEdit, forge.EncodingCL100K, forge.EncodingO200K, forge.EncodingClaude}
 
 // lineQuerier is what the base methods need from an artifact: *Artifact and

@@ -28,12 +28,7 @@ func (a *Artifact) EstimateTokens(ctx context.Context, enc forge.Encoding) (int,
 // EstimateTokensWith is EstimateTokens with custom estimators layered over
 // the built-ins; est may be nil.
 func (a *Artifact) EstimateTokensWith(ctx context.Context, est *forge.Estimators, enc forge.Encoding) (int, error) {
-	count := func(s string) (int, error) {
-		if est != nil {
-			return est.Estimate(s, enc)
-		}
-		return forge.EstimateTokens(s, enc)
-	}
+	count := func(s string) (int, error) { return est.Estimate(s, enc) } // a nil est counts with the built-ins
 	return estimateStream(ctx, a.r, count)
 }
 

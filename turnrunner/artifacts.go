@@ -71,7 +71,7 @@ func (r *Runner) forgeArtifactTools(tc *TurnContext, dc *dispatch.Context) error
 // the first lines of an artifact, never its handle.
 func previewResult(ctx context.Context, call *forge.ToolCall, n int) string {
 	res := call.Results()
-	if res.Kind() == forge.ResultArtifacts && len(res.Artifacts()) > 0 {
+	if len(res.Artifacts()) > 0 {
 		if h, ok := res.Artifacts()[0].(interface {
 			Head(ctx context.Context, n int) ([]string, error)
 		}); ok {

@@ -335,8 +335,8 @@ func resultJSON(ctx context.Context, e ToolCallContent) *wireResult {
 	if call != nil {
 		res = call.Results()
 	}
-	switch res.Kind() {
-	case forge.ResultMedia:
+	switch {
+	case len(res.Media()) > 0:
 		w := &wireResult{Kind: "media"}
 		for _, m := range res.Media() {
 			if m != nil {
@@ -344,7 +344,7 @@ func resultJSON(ctx context.Context, e ToolCallContent) *wireResult {
 			}
 		}
 		return w
-	case forge.ResultArtifacts:
+	case len(res.Artifacts()) > 0:
 		if call == nil {
 			return &wireResult{Kind: "text", Text: llm.ArtifactExpiredText}
 		}
@@ -366,7 +366,7 @@ func resultJSON(ctx context.Context, e ToolCallContent) *wireResult {
 			text = "(result unavailable: " + safetext.String(err.Error()) + ")"
 		}
 		return textResult(text)
-	case forge.ResultText:
+	case res.Text() != nil:
 		text, err := res.Text().Render(nil)
 		if err != nil {
 			text = res.Text().String()

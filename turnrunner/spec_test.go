@@ -115,11 +115,11 @@ func TestToolCallEventsShareTheChecksum(t *testing.T) {
 	}
 	ann, done := tc[0], tc[1]
 	if ann.ID != "c" || ann.Tool != "echo" || string(ann.Args) != `{ "q" : "v" }` || ann.Checksum != want ||
-		ann.IsComplete || ann.Results.Kind() != forge.ResultNone || !ann.CompletedAt.IsZero() || ann.Call != nil {
+		ann.IsComplete || ann.Results.Text() != nil || len(ann.Results.Artifacts()) > 0 || len(ann.Results.Media()) > 0 || !ann.CompletedAt.IsZero() || ann.Call != nil {
 		t.Errorf("announce = %+v", ann)
 	}
 	if done.ID != "c" || done.Checksum != want || !done.IsComplete || done.IsError || done.CompletedAt.IsZero() ||
-		done.Results.Kind() != forge.ResultArtifacts || done.Call == nil || done.Call.Checksum() != want {
+		len(done.Results.Artifacts()) == 0 || done.Call == nil || done.Call.Checksum() != want {
 		t.Errorf("complete = %+v", done)
 	}
 	starts, ends := ofType[turnrunner.ToolExecutionStart](evs), ofType[turnrunner.ToolExecutionEnd](evs)
@@ -159,12 +159,12 @@ func TestArgumentsToolsAndResultKinds(t *testing.T) {
 		r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{bin}})
 		completed(t, run(t, r, turnrunner.Input{TurnID: "bk", Prompt: "go"}))
 		calls := storedCalls(t, r, "bk")
-		if calls[0].Results().Kind() != forge.ResultArtifacts || resultText(t, calls[0]) != "a\nb\n" {
-			t.Errorf("bytes result %v %q", calls[0].Results().Kind(), resultText(t, calls[0]))
+		if len(calls[0].Results().Artifacts()) == 0 || resultText(t, calls[0]) != "a\nb\n" {
+			t.Errorf("bytes result %+v %q", calls[0].Results(), resultText(t, calls[0]))
 		}
-		if c := calls[1]; c.IsError() || c.Results().Kind() != forge.ResultText || !c.FromArtifactTool() ||
+		if c := calls[1]; c.IsError() || c.Results().Text() == nil || !c.FromArtifactTool() ||
 			!strings.Contains(resultText(t, c), "3") {
-			t.Errorf("artifact tool result: error %v kind %v fromArt %v %q", c.IsError(), c.Results().Kind(), c.FromArtifactTool(), resultText(t, c))
+			t.Errorf("artifact tool result: error %v text %v fromArt %v %q", c.IsError(), c.Results().Text() != nil, c.FromArtifactTool(), resultText(t, c))
 		}
 	})
 }

@@ -252,7 +252,7 @@ func (r *Runner) complete(ctx context.Context, em *emitter, rec *callRecord, hoo
 	if !rec.argsOK {
 		args = json.RawMessage("{}")
 	}
-	if rec.results.Kind() == forge.ResultNone {
+	if res := rec.results; res.Text() == nil && len(res.Artifacts()) == 0 && len(res.Media()) == 0 {
 		rec.results = forge.TextResults(forge.NewTokenizable("(no output)"))
 	}
 	completedAt := rec.completedAt
