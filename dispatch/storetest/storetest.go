@@ -168,9 +168,10 @@ func testSaveLoad(t *testing.T, s *suite) {
 		call(t, "c1", `{"q":"crab"}`, "a crab is a decapod", 2),
 		message(t, "m2", dispatch.RoleAssistant, "A crab is a decapod.", 4),
 	}
-	es[1].ResponseID, es[2].ResponseID = "resp-1", "resp-1" // kept with the entry
-	// The entries of a model response keep its id.
+	// The entries of a model response keep its id, and an executed call
+	// says so (a resumed turn's loop guard counts it).
 	es[1].ResponseID, es[2].ResponseID, es[3].ResponseID = "resp-1", "resp-1", "resp-2"
+	es[2].Executed = true
 	s.save(t, "turn-1", es...)
 	s.expect(t, "turn-1", es...)
 	s.expect(t, "turn-unknown")
@@ -496,6 +497,7 @@ func testReopen(t *testing.T, s *suite) {
 	}
 	es := []dispatch.Entry{message(t, "q", dispatch.RoleUser, "hello", 0), thought(t, "th", "hmm", 1),
 		call(t, "c", `{"q":"z"}`, "zed", 2), message(t, "a", dispatch.RoleAssistant, "zed it is", 4)}
+	es[2].ResponseID, es[2].Executed = "resp-1", true
 	s.save(t, "t1", es...)
 	if err := s.st.SetTurnState(ctx, "t1", dispatch.TurnCompleted, nil); err != nil {
 		t.Fatal(err)
