@@ -222,6 +222,10 @@ func appendQuotedText(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if c := s[i]; c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\' {
+			i++
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:]) // utf8.RuneError for each invalid byte
 		if r < 0x20 || r == '"' || r == '\\' || r == utf8.RuneError {
 			dst = appendEscapedRune(append(dst, s[start:i]...), r)
