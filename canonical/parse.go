@@ -303,15 +303,17 @@ func (p *parser) reorder(start, closing int, ms []member) {
 		p.out = p.out[:start+1]
 		src, off = p.tmp, -(start + 1)
 	}
+	out := p.out
 	for k := range ms {
 		if k+1 < len(ms) && !p.less(&ms[k], &ms[k+1]) {
 			continue // a later duplicate wins
 		}
-		if len(p.out) > start+1 {
-			p.out = append(p.out, ',')
+		if len(out) > start+1 {
+			out = append(out, ',')
 		}
-		p.out = append(p.out, src[int(ms[k].start)+off:int(ms[k].end)+off]...)
+		out = append(out, src[int(ms[k].start)+off:int(ms[k].end)+off]...)
 	}
+	p.out = out
 	p.from = closing // the brace is still to be copied
 }
 
