@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/ebbforge/adk/dispatch"
@@ -160,78 +161,80 @@ func TestNextFromAGoroutineNeverOutlivesTheChain(t *testing.T) {
 		{"dispatch/still-running", true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var wg sync.WaitGroup
-			defer wg.Wait()
-			m := llm.ModelFunc(func(ctx context.Context, req *llm.Request) partSeq {
-				return func(yield func(llm.Part, error) bool) {
-					time.Sleep(20 * time.Millisecond) // still running when the middleware returns
-					yield(llm.TextPart("ok"), nil)
+			synctest.Test(t, func(t *testing.T) {
+				var wg sync.WaitGroup
+				defer wg.Wait()
+				m := llm.ModelFunc(func(ctx context.Context, req *llm.Request) partSeq {
+					return func(yield func(llm.Part, error) bool) {
+						time.Sleep(20 * time.Millisecond) // still running when the middleware returns
+						yield(llm.TextPart("ok"), nil)
+					}
+				})
+				nextErr := make(chan error, 1)
+				var calls sync.Mutex
+				called := false
+				body := func(ctx context.Context, next turnrunner.Next) error {
+					calls.Lock()
+					first := !called
+					called = true
+					calls.Unlock()
+					if !first { // later iterations (dispatch) pass through
+						return next(ctx)
+					}
+					started := make(chan struct{})
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						if tc.late {
+							<-started
+							time.Sleep(20 * time.Millisecond)
+						} else {
+							close(started)
+						}
+						nextErr <- next(ctx)
+					}()
+					if tc.late {
+						close(started)
+					} else {
+						<-started
+						time.Sleep(5 * time.Millisecond) // let next enter the chain
+					}
+					return nil
+				}
+				o := &turnrunner.Options{}
+				if tc.dispatch {
+					o.DispatchInput = []turnrunner.DispatchMiddleware{func(ctx context.Context, _ *dispatch.Context, next turnrunner.Next) error {
+						return body(ctx, next)
+					}}
+				} else {
+					o.TurnInput = []turnrunner.TurnMiddleware{func(ctx context.Context, _ *turnrunner.TurnContext, next turnrunner.Next) error {
+						return body(ctx, next)
+					}}
+				}
+				r := newRunner(t, m, o)
+				evs := run(t, r, turnrunner.Input{Prompt: "go"})
+				end := turnEnd(t, evs)
+				wg.Wait()
+				err := <-nextErr
+				if tc.late {
+					if !errors.Is(err, turnrunner.ErrNextCalledLate) {
+						t.Fatalf("late next returned %v, want ErrNextCalledLate", err)
+					}
+					if end.Status != turnrunner.TurnFailed || !errors.Is(end.Err, turnrunner.ErrShortCircuited) {
+						t.Errorf("TurnEnd %s %v, want failed, short-circuited", end.Status, end.Err)
+					}
+					if n := len(ofType[turnrunner.MessageDelta](evs)); n != 0 {
+						t.Errorf("%d message deltas: the late next reached the model", n)
+					}
+					return
+				}
+				if err != nil || end.Status != turnrunner.TurnCompleted {
+					t.Fatalf("next %v, TurnEnd %s %v; want the dispatch waited for and completed", err, end.Status, end.Err)
+				}
+				if n := len(ofType[turnrunner.DispatchEnd](evs)); n != 1 {
+					t.Errorf("%d DispatchEnd events, want 1", n)
 				}
 			})
-			nextErr := make(chan error, 1)
-			var calls sync.Mutex
-			called := false
-			body := func(ctx context.Context, next turnrunner.Next) error {
-				calls.Lock()
-				first := !called
-				called = true
-				calls.Unlock()
-				if !first { // later iterations (dispatch) pass through
-					return next(ctx)
-				}
-				started := make(chan struct{})
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					if tc.late {
-						<-started
-						time.Sleep(20 * time.Millisecond)
-					} else {
-						close(started)
-					}
-					nextErr <- next(ctx)
-				}()
-				if tc.late {
-					close(started)
-				} else {
-					<-started
-					time.Sleep(5 * time.Millisecond) // let next enter the chain
-				}
-				return nil
-			}
-			o := &turnrunner.Options{}
-			if tc.dispatch {
-				o.DispatchInput = []turnrunner.DispatchMiddleware{func(ctx context.Context, _ *dispatch.Context, next turnrunner.Next) error {
-					return body(ctx, next)
-				}}
-			} else {
-				o.TurnInput = []turnrunner.TurnMiddleware{func(ctx context.Context, _ *turnrunner.TurnContext, next turnrunner.Next) error {
-					return body(ctx, next)
-				}}
-			}
-			r := newRunner(t, m, o)
-			evs := run(t, r, turnrunner.Input{Prompt: "go"})
-			end := turnEnd(t, evs)
-			wg.Wait()
-			err := <-nextErr
-			if tc.late {
-				if !errors.Is(err, turnrunner.ErrNextCalledLate) {
-					t.Fatalf("late next returned %v, want ErrNextCalledLate", err)
-				}
-				if end.Status != turnrunner.TurnFailed || !errors.Is(end.Err, turnrunner.ErrShortCircuited) {
-					t.Errorf("TurnEnd %s %v, want failed, short-circuited", end.Status, end.Err)
-				}
-				if n := len(ofType[turnrunner.MessageDelta](evs)); n != 0 {
-					t.Errorf("%d message deltas: the late next reached the model", n)
-				}
-				return
-			}
-			if err != nil || end.Status != turnrunner.TurnCompleted {
-				t.Fatalf("next %v, TurnEnd %s %v; want the dispatch waited for and completed", err, end.Status, end.Err)
-			}
-			if n := len(ofType[turnrunner.DispatchEnd](evs)); n != 1 {
-				t.Errorf("%d DispatchEnd events, want 1", n)
-			}
 		})
 	}
 }
@@ -247,58 +250,60 @@ func TestInFlightNextRunsTheInnerMiddlewares(t *testing.T) {
 			name = "dispatch"
 		}
 		t.Run(name, func(t *testing.T) {
-			var wg sync.WaitGroup
-			defer wg.Wait()
-			var outerOnce, innerOnce sync.Once
-			entered := make(chan struct{})
-			innerErr := make(chan error, 1)
-			outer := func(ctx context.Context, next turnrunner.Next) error {
-				first := false
-				outerOnce.Do(func() { first = true })
-				if !first { // later iterations (dispatch) pass through
-					return next(ctx)
+			synctest.Test(t, func(t *testing.T) {
+				var wg sync.WaitGroup
+				defer wg.Wait()
+				var outerOnce, innerOnce sync.Once
+				entered := make(chan struct{})
+				innerErr := make(chan error, 1)
+				outer := func(ctx context.Context, next turnrunner.Next) error {
+					first := false
+					outerOnce.Do(func() { first = true })
+					if !first { // later iterations (dispatch) pass through
+						return next(ctx)
+					}
+					wg.Add(1)
+					go func() { defer wg.Done(); _ = next(ctx) }()
+					<-entered // next is in flight when this middleware returns
+					return nil
 				}
-				wg.Add(1)
-				go func() { defer wg.Done(); _ = next(ctx) }()
-				<-entered // next is in flight when this middleware returns
-				return nil
-			}
-			inner := func(ctx context.Context, next turnrunner.Next) error {
-				first := false
-				innerOnce.Do(func() { first = true })
-				if !first {
-					return next(ctx)
+				inner := func(ctx context.Context, next turnrunner.Next) error {
+					first := false
+					innerOnce.Do(func() { first = true })
+					if !first {
+						return next(ctx)
+					}
+					close(entered)
+					time.Sleep(20 * time.Millisecond) // the outer middleware has returned by now
+					err := next(ctx)
+					innerErr <- err
+					return err
 				}
-				close(entered)
-				time.Sleep(20 * time.Millisecond) // the outer middleware has returned by now
-				err := next(ctx)
-				innerErr <- err
-				return err
-			}
-			o := &turnrunner.Options{}
-			if dispatchLevel {
-				o.DispatchInput = []turnrunner.DispatchMiddleware{
-					func(ctx context.Context, _ *dispatch.Context, next turnrunner.Next) error { return outer(ctx, next) },
-					func(ctx context.Context, _ *dispatch.Context, next turnrunner.Next) error { return inner(ctx, next) },
+				o := &turnrunner.Options{}
+				if dispatchLevel {
+					o.DispatchInput = []turnrunner.DispatchMiddleware{
+						func(ctx context.Context, _ *dispatch.Context, next turnrunner.Next) error { return outer(ctx, next) },
+						func(ctx context.Context, _ *dispatch.Context, next turnrunner.Next) error { return inner(ctx, next) },
+					}
+				} else {
+					o.TurnInput = []turnrunner.TurnMiddleware{
+						func(ctx context.Context, _ *turnrunner.TurnContext, next turnrunner.Next) error {
+							return outer(ctx, next)
+						},
+						func(ctx context.Context, _ *turnrunner.TurnContext, next turnrunner.Next) error {
+							return inner(ctx, next)
+						},
+					}
 				}
-			} else {
-				o.TurnInput = []turnrunner.TurnMiddleware{
-					func(ctx context.Context, _ *turnrunner.TurnContext, next turnrunner.Next) error {
-						return outer(ctx, next)
-					},
-					func(ctx context.Context, _ *turnrunner.TurnContext, next turnrunner.Next) error {
-						return inner(ctx, next)
-					},
+				r := newRunner(t, scripted.New(scripted.Say("ok")), o)
+				end := turnEnd(t, run(t, r, turnrunner.Input{Prompt: "go"}))
+				if err := <-innerErr; err != nil {
+					t.Errorf("the inner middleware's next returned %v", err)
 				}
-			}
-			r := newRunner(t, scripted.New(scripted.Say("ok")), o)
-			end := turnEnd(t, run(t, r, turnrunner.Input{Prompt: "go"}))
-			if err := <-innerErr; err != nil {
-				t.Errorf("the inner middleware's next returned %v", err)
-			}
-			if end.Status != turnrunner.TurnCompleted {
-				t.Errorf("TurnEnd %s %v, want completed", end.Status, end.Err)
-			}
+				if end.Status != turnrunner.TurnCompleted {
+					t.Errorf("TurnEnd %s %v, want completed", end.Status, end.Err)
+				}
+			})
 		})
 	}
 }

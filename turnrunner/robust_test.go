@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 	"unicode/utf8"
 
@@ -338,26 +339,28 @@ func TestErrorAfterAckFailsTheTurn(t *testing.T) {
 // A consumer that cancels, falls behind and then drains still gets TurnEnd
 // as the last event, even though the channel was full when the turn ended.
 func TestTurnEndSurvivesAFullChannelAfterCancel(t *testing.T) {
-	echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
-	c := scripted.Call{Name: "echo", Args: `{"q":"a"}`}
-	m := scripted.New(scripted.Use(c), scripted.Use(c), scripted.Say("done"))
-	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, EventBuffer: 1})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ch, err := r.Run(ctx, turnrunner.Input{Prompt: "go"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	<-ch // TurnStart
-	cancel()
-	time.Sleep(50 * time.Millisecond) // the turn ends while nobody reads
-	var last turnrunner.Event
-	for ev := range ch {
-		last = ev
-	}
-	if end, ok := last.(turnrunner.TurnEnd); !ok || end.Status != turnrunner.TurnAborted {
-		t.Fatalf("last event %T %+v, want TurnEnd aborted", last, last)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
+		c := scripted.Call{Name: "echo", Args: `{"q":"a"}`}
+		m := scripted.New(scripted.Use(c), scripted.Use(c), scripted.Say("done"))
+		r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, EventBuffer: 1})
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		ch, err := r.Run(ctx, turnrunner.Input{Prompt: "go"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-ch // TurnStart
+		cancel()
+		synctest.Wait() // the turn ends while nobody reads
+		var last turnrunner.Event
+		for ev := range ch {
+			last = ev
+		}
+		if end, ok := last.(turnrunner.TurnEnd); !ok || end.Status != turnrunner.TurnAborted {
+			t.Fatalf("last event %T %+v, want TurnEnd aborted", last, last)
+		}
+	})
 }
 
 // A turn id the spool store could not prefix its artifacts with is refused

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
+	"testing/synctest"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -192,44 +192,46 @@ func TestDispatchEndNack(t *testing.T) {
 // dropped." With a one-slot buffer the model cannot run ahead of a consumer
 // that stopped reading, and every delta arrives, in order.
 func TestBackpressureSlowsTheRunnerAndDropsNothing(t *testing.T) {
-	const parts = 200
-	var yielded atomic.Int32
-	model := llm.ModelFunc(func(ctx context.Context, req *llm.Request) iter.Seq2[llm.Part, error] {
-		return func(yield func(llm.Part, error) bool) {
-			for range parts {
-				yielded.Add(1)
-				if !yield(llm.TextPart("x"), nil) {
-					return
+	synctest.Test(t, func(t *testing.T) {
+		const parts = 200
+		var yielded atomic.Int32
+		model := llm.ModelFunc(func(ctx context.Context, req *llm.Request) iter.Seq2[llm.Part, error] {
+			return func(yield func(llm.Part, error) bool) {
+				for range parts {
+					yielded.Add(1)
+					if !yield(llm.TextPart("x"), nil) {
+						return
+					}
+				}
+			}
+		})
+		r := newRunner(t, model, &turnrunner.Options{EventBuffer: 1})
+		ch, err := r.Run(context.Background(), turnrunner.Input{Prompt: "go"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-ch // TurnStart
+		synctest.Wait()
+		// Blocked on the full channel: one event buffered, one being sent.
+		if n := yielded.Load(); n > 3 {
+			t.Errorf("model ran %d parts ahead of a stalled consumer", n)
+		}
+		var full []string
+		for ev := range ch {
+			if d, ok := ev.(turnrunner.MessageDelta); ok && !d.IsComplete {
+				full = append(full, d.Full)
+				if d.Delta != "x" {
+					t.Fatalf("delta %q", d.Delta)
 				}
 			}
 		}
-	})
-	r := newRunner(t, model, &turnrunner.Options{EventBuffer: 1})
-	ch, err := r.Run(context.Background(), turnrunner.Input{Prompt: "go"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	<-ch // TurnStart
-	time.Sleep(30 * time.Millisecond)
-	// Blocked on the full channel: one event buffered, one being sent.
-	if n := yielded.Load(); n > 3 {
-		t.Errorf("model ran %d parts ahead of a stalled consumer", n)
-	}
-	var full []string
-	for ev := range ch {
-		if d, ok := ev.(turnrunner.MessageDelta); ok && !d.IsComplete {
-			full = append(full, d.Full)
-			if d.Delta != "x" {
-				t.Fatalf("delta %q", d.Delta)
+		if len(full) != parts || full[parts-1] != strings.Repeat("x", parts) {
+			t.Errorf("received %d deltas, want %d", len(full), parts)
+		}
+		for i, f := range full {
+			if len(f) != i+1 {
+				t.Fatalf("delta %d out of order: Full has %d bytes", i, len(f))
 			}
 		}
-	}
-	if len(full) != parts || full[parts-1] != strings.Repeat("x", parts) {
-		t.Errorf("received %d deltas, want %d", len(full), parts)
-	}
-	for i, f := range full {
-		if len(f) != i+1 {
-			t.Fatalf("delta %d out of order: Full has %d bytes", i, len(f))
-		}
-	}
+	})
 }

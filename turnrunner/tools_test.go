@@ -349,44 +349,46 @@ func TestFastFailureUnderBackpressureIsNotATimeout(t *testing.T) {
 		{"upstream deadline under the tool's timeout", fmt.Errorf("disk on fire: %w", context.DeadlineExceeded), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var topts *forge.ToolOptions
-			opts := &turnrunner.Options{EventBuffer: 1}
-			if tc.ownTime {
-				topts = &forge.ToolOptions{Timeout: 20 * time.Millisecond}
-			} else {
-				opts.ToolTimeout = 20 * time.Millisecond
-			}
-			fails, err := forge.NewTool("fails", "fails", objectSchema,
-				func(_ context.Context, _ map[string]any, inv forge.Invocation) (forge.Output, error) {
-					// The log fills the one-event buffer, so the end event waits.
-					dc, _ := dispatch.FromScope(inv.Scope)
-					dc.Log(zerolog.InfoLevel, "trying", "about to fail", nil)
-					return forge.Output{}, tc.err
-				}, topts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			opts.Tools = []*forge.Tool{fails}
-			m := scripted.New(scripted.Use(scripted.Call{ID: "c1", Name: "fails", Args: `{}`}), scripted.Say("noted"))
-			r := newRunner(t, m, opts)
-			ch, err := r.Run(context.Background(), turnrunner.Input{Prompt: "go"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var evs []turnrunner.Event
-			for ev := range ch {
-				evs = append(evs, ev)
-				if _, ok := ev.(turnrunner.ToolExecutionStart); ok {
-					time.Sleep(100 * time.Millisecond) // past the timeout, with the end event waiting
+			synctest.Test(t, func(t *testing.T) {
+				var topts *forge.ToolOptions
+				opts := &turnrunner.Options{EventBuffer: 1}
+				if tc.ownTime {
+					topts = &forge.ToolOptions{Timeout: 20 * time.Millisecond}
+				} else {
+					opts.ToolTimeout = 20 * time.Millisecond
 				}
-			}
-			done := settled(evs)
-			if len(done) != 1 {
-				t.Fatalf("%d settled calls, want 1", len(done))
-			}
-			if text := resultText(t, done[0].Call); !strings.Contains(text, "disk on fire") || strings.Contains(text, "timed out") {
-				t.Errorf("result %q, want the handler's own error", text)
-			}
+				fails, err := forge.NewTool("fails", "fails", objectSchema,
+					func(_ context.Context, _ map[string]any, inv forge.Invocation) (forge.Output, error) {
+						// The log fills the one-event buffer, so the end event waits.
+						dc, _ := dispatch.FromScope(inv.Scope)
+						dc.Log(zerolog.InfoLevel, "trying", "about to fail", nil)
+						return forge.Output{}, tc.err
+					}, topts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				opts.Tools = []*forge.Tool{fails}
+				m := scripted.New(scripted.Use(scripted.Call{ID: "c1", Name: "fails", Args: `{}`}), scripted.Say("noted"))
+				r := newRunner(t, m, opts)
+				ch, err := r.Run(context.Background(), turnrunner.Input{Prompt: "go"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var evs []turnrunner.Event
+				for ev := range ch {
+					evs = append(evs, ev)
+					if _, ok := ev.(turnrunner.ToolExecutionStart); ok {
+						time.Sleep(100 * time.Millisecond) // past the timeout, with the end event waiting
+					}
+				}
+				done := settled(evs)
+				if len(done) != 1 {
+					t.Fatalf("%d settled calls, want 1", len(done))
+				}
+				if text := resultText(t, done[0].Call); !strings.Contains(text, "disk on fire") || strings.Contains(text, "timed out") {
+					t.Errorf("result %q, want the handler's own error", text)
+				}
+			})
 		})
 	}
 }
