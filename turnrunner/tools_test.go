@@ -52,54 +52,56 @@ func resultText(t *testing.T, c *forge.ToolCall) string {
 func TestParallelBoundAndCallOrder(t *testing.T) {
 	for _, limit := range []int{1, 3} {
 		t.Run(fmt.Sprintf("limit=%d", limit), func(t *testing.T) {
-			var cur, peak atomic.Int32
-			slow := textTool(t, "slow", func(ctx context.Context, args map[string]any) (string, error) {
-				n := cur.Add(1)
-				defer cur.Add(-1)
-				for {
-					p := peak.Load()
-					if n <= p || peak.CompareAndSwap(p, n) {
-						break
+			synctest.Test(t, func(t *testing.T) {
+				var cur, peak atomic.Int32
+				slow := textTool(t, "slow", func(ctx context.Context, args map[string]any) (string, error) {
+					n := cur.Add(1)
+					defer cur.Add(-1)
+					for {
+						p := peak.Load()
+						if n <= p || peak.CompareAndSwap(p, n) {
+							break
+						}
 					}
+					// Later calls finish first, so completion order is not call order.
+					q := args["q"].(string)
+					d := time.Duration(8-int(q[0]-'0')) * 3 * time.Millisecond
+					time.Sleep(d)
+					return "done " + q, nil
+				}, nil)
+				var calls []scripted.Call
+				for i := range 8 {
+					calls = append(calls, scripted.Call{ID: fmt.Sprintf("c%d", i), Name: "slow", Args: fmt.Sprintf(`{"q":"%d"}`, i)})
 				}
-				// Later calls finish first, so completion order is not call order.
-				q := args["q"].(string)
-				d := time.Duration(8-int(q[0]-'0')) * 3 * time.Millisecond
-				time.Sleep(d)
-				return "done " + q, nil
-			}, nil)
-			var calls []scripted.Call
-			for i := range 8 {
-				calls = append(calls, scripted.Call{ID: fmt.Sprintf("c%d", i), Name: "slow", Args: fmt.Sprintf(`{"q":"%d"}`, i)})
-			}
-			m := scripted.New(scripted.Use(calls...), scripted.Say("ok"))
-			r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{slow}, MaxParallelTools: limit})
-			evs := run(t, r, turnrunner.Input{TurnID: "p", Prompt: "go"})
-			if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
-				t.Fatalf("TurnEnd %+v", end)
-			}
-			if got := peak.Load(); got != int32(limit) {
-				t.Errorf("peak concurrency = %d, want %d", got, limit)
-			}
-			var ids, texts []string
-			for _, c := range storedCalls(t, r, "p") {
-				ids = append(ids, c.ID())
-				texts = append(texts, resultText(t, c))
-			}
-			if d := cmp.Diff([]string{"c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7"}, ids); d != "" {
-				t.Errorf("stored order (-want +got):\n%s", d)
-			}
-			if texts[0] != "done 0" || texts[7] != "done 7" {
-				t.Errorf("texts = %q", texts)
-			}
-			// Every call is announced before it completes.
-			seen := map[string]bool{}
-			for _, e := range ofType[turnrunner.ToolCallContent](evs) {
-				if e.IsComplete && !seen[e.ID] {
-					t.Errorf("%s completed before it was announced", e.ID)
+				m := scripted.New(scripted.Use(calls...), scripted.Say("ok"))
+				r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{slow}, MaxParallelTools: limit})
+				evs := run(t, r, turnrunner.Input{TurnID: "p", Prompt: "go"})
+				if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+					t.Fatalf("TurnEnd %+v", end)
 				}
-				seen[e.ID] = true
-			}
+				if got := peak.Load(); got != int32(limit) {
+					t.Errorf("peak concurrency = %d, want %d", got, limit)
+				}
+				var ids, texts []string
+				for _, c := range storedCalls(t, r, "p") {
+					ids = append(ids, c.ID())
+					texts = append(texts, resultText(t, c))
+				}
+				if d := cmp.Diff([]string{"c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7"}, ids); d != "" {
+					t.Errorf("stored order (-want +got):\n%s", d)
+				}
+				if texts[0] != "done 0" || texts[7] != "done 7" {
+					t.Errorf("texts = %q", texts)
+				}
+				// Every call is announced before it completes.
+				seen := map[string]bool{}
+				for _, e := range ofType[turnrunner.ToolCallContent](evs) {
+					if e.IsComplete && !seen[e.ID] {
+						t.Errorf("%s completed before it was announced", e.ID)
+					}
+					seen[e.ID] = true
+				}
+			})
 		})
 	}
 }
