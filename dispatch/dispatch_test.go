@@ -433,7 +433,7 @@ func TestTimelineAccessors(t *testing.T) {
 	}
 	var kinds []string
 	for _, e := range c.Timeline() {
-		kinds = append(kinds, e.Kind().String()+":"+e.ID())
+		kinds = append(kinds, string(e.Kind())+":"+e.ID())
 	}
 	if d := cmp.Diff([]string{"message:u1", "thought:t1", "toolCall:c1", "toolCall:c2"}, kinds); d != "" {
 		t.Errorf("timeline (-want +got):\n%s", d)

@@ -156,7 +156,7 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	j.Kind = e.Kind().String()
+	j.Kind = string(e.Kind())
 	j.ResponseID = e.ResponseID
 	j.Executed = e.Executed && e.ToolCall != nil
 	return json.Marshal(j)

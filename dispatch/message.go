@@ -194,29 +194,17 @@ func (t *Thought) CreatedAt() time.Time { return t.createdAt }
 // UpdatedAt is when the thought last changed.
 func (t *Thought) UpdatedAt() time.Time { return t.updatedAt }
 
-// EntryKind tells which field of an [Entry] is set.
-type EntryKind uint8
+// EntryKind tells which field of an [Entry] is set; it is also the
+// "kind" of the entry's JSON form.
+type EntryKind string
 
 // Entry kinds.
 const (
-	EntryNone EntryKind = iota
-	EntryMessage
-	EntryThought
-	EntryToolCall
+	EntryNone     EntryKind = "" // no field set, or more than one
+	EntryMessage  EntryKind = "message"
+	EntryThought  EntryKind = "thought"
+	EntryToolCall EntryKind = "toolCall"
 )
-
-// String names the kind.
-func (k EntryKind) String() string {
-	switch k {
-	case EntryMessage:
-		return "message"
-	case EntryThought:
-		return "thought"
-	case EntryToolCall:
-		return "toolCall"
-	}
-	return "none"
-}
 
 // Entry is one item of a turn's timeline: exactly one of Message, Thought or
 // ToolCall is set. The timeline keeps them in the order they happened, which

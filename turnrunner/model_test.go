@@ -49,7 +49,7 @@ func TestToolCallPayloadRoundTrip(t *testing.T) {
 func entryIDs(tl []dispatch.Entry) []string {
 	var out []string
 	for _, e := range tl {
-		out = append(out, e.Kind().String()+":"+e.ID()+"@"+e.ResponseID)
+		out = append(out, string(e.Kind())+":"+e.ID()+"@"+e.ResponseID)
 	}
 	return out
 }

@@ -62,7 +62,7 @@ func TestRunEndToEnd(t *testing.T) {
 	var kinds []string
 	var result string
 	for _, e := range reqs[1].Timeline {
-		kinds = append(kinds, e.Kind().String())
+		kinds = append(kinds, string(e.Kind()))
 		if e.ToolCall != nil {
 			s, err := llm.RenderResult(context.Background(), e.ToolCall)
 			if err != nil {
@@ -100,7 +100,7 @@ func TestRunEndToEnd(t *testing.T) {
 	}
 	kinds = kinds[:0]
 	for _, e := range tl {
-		kinds = append(kinds, e.Kind().String())
+		kinds = append(kinds, string(e.Kind()))
 	}
 	if d := cmp.Diff([]string{"message", "thought", "message", "toolCall", "message"}, kinds); d != "" {
 		t.Errorf("stored kinds (-want +got):\n%s", d)

@@ -231,7 +231,7 @@ func TestSIGKILLMidTurnThenResume(t *testing.T) {
 	}
 	var kinds []string
 	for _, e := range es {
-		kinds = append(kinds, e.Kind().String()+":"+e.ID())
+		kinds = append(kinds, string(e.Kind())+":"+e.ID())
 	}
 	if len(es) != 4 || es[0].Message == nil || es[0].Message.Text() != "go" || es[3].Message == nil ||
 		es[3].Message.Text() != "The crab is a decapod." {
@@ -399,7 +399,7 @@ func TestKilledWhileWaitingForApproval(t *testing.T) {
 	}
 	var kinds []string
 	for _, e := range es {
-		kinds = append(kinds, e.Kind().String()+":"+e.ID())
+		kinds = append(kinds, string(e.Kind())+":"+e.ID())
 	}
 	if want := "message:" + es[0].ID() + " toolCall:p1 toolCall:p2 toolCall:p3 toolCall:p4 message:" + es[len(es)-1].ID(); strings.Join(kinds, " ") != want {
 		t.Errorf("stored turn = %v, want the prompt, p1..p4 in order, the answer", kinds)

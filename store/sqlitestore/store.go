@@ -211,7 +211,7 @@ func (s *Store) Save(ctx context.Context, turnID string, e dispatch.Entry) error
 	}
 	if len(media) == 0 {
 		// One statement is its own transaction.
-		if _, err := s.saveStmt.ExecContext(ctx, turnID, e.Kind().String(), e.ID(), body); err != nil {
+		if _, err := s.saveStmt.ExecContext(ctx, turnID, string(e.Kind()), e.ID(), body); err != nil {
 			return dispatch.ErrStore.With(err, "sqlitestore: save %s %q", e.Kind(), e.ID())
 		}
 		return nil
@@ -226,7 +226,7 @@ func (s *Store) Save(ctx context.Context, turnID string, e dispatch.Entry) error
 			return err
 		}
 	}
-	if _, err := tx.StmtContext(ctx, s.saveStmt).ExecContext(ctx, turnID, e.Kind().String(), e.ID(), body); err != nil {
+	if _, err := tx.StmtContext(ctx, s.saveStmt).ExecContext(ctx, turnID, string(e.Kind()), e.ID(), body); err != nil {
 		return dispatch.ErrStore.With(err, "sqlitestore: save %s %q", e.Kind(), e.ID())
 	}
 	if err := tx.Commit(); err != nil {
@@ -237,7 +237,7 @@ func (s *Store) Save(ctx context.Context, turnID string, e dispatch.Entry) error
 
 // Delete implements dispatch.Store.
 func (s *Store) Delete(ctx context.Context, turnID string, kind dispatch.EntryKind, id string) (bool, error) {
-	r, err := s.db.ExecContext(ctx, `DELETE FROM entries WHERE turn_id = ? AND kind = ? AND entry_id = ?`, turnID, kind.String(), id)
+	r, err := s.db.ExecContext(ctx, `DELETE FROM entries WHERE turn_id = ? AND kind = ? AND entry_id = ?`, turnID, string(kind), id)
 	if err != nil {
 		return false, dispatch.ErrStore.With(err, "sqlitestore: delete %s %q", kind, id)
 	}
