@@ -24,7 +24,7 @@ type Artifact interface {
 	Kind() string
 	// ByteLength is the size of the content in bytes.
 	ByteLength(ctx context.Context) (int64, error)
-	// LineCount is the number of lines ("" has 0; "a\nb\n" has 3).
+	// LineCount is the number of lines ("" has 0; "a\nb" and "a\nb\n" have 2).
 	LineCount(ctx context.Context) (int, error)
 }
 

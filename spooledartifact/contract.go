@@ -14,7 +14,9 @@ var ErrNotFound = errors.New("spooledartifact: not found")
 
 // Reader is random access to one spooled, line-indexed byte sequence.
 // Line semantics: split on '\n' only ('\r' stays), 0-based; "" has 0 lines;
-// "a\nb\n" has 3 ("a", "b", ""). Safe for concurrent use.
+// a final '\n' ends the last line rather than starting another, so "a\nb"
+// and "a\nb\n" have 2 ("a", "b") and "a\n\n" has 2 ("a", ""). Safe for
+// concurrent use.
 type Reader interface {
 	// ByteLength is the size in bytes.
 	ByteLength() int64

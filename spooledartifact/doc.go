@@ -31,7 +31,9 @@
 // An [Artifact] answers Head, Tail, Cat (half-open, clamped), Grep (RE2,
 // linear time, with optional caps and context lines), ByteLength, LineCount
 // and EstimateTokens. Lines are split on '\n' only ('\r' stays), numbered
-// from 0; "" has 0 lines and "a\nb\n" has 3. ReadAll and Copy are
+// from 0; "" has 0 lines, and a final '\n' ends the last line rather than
+// starting another: "a\nb\n" has 2, as a JSON Lines export of n records
+// has n. ReadAll and Copy are
 // byte-faithful, invalid UTF-8 included. Head, Tail and Cat cost what they
 // return; Grep streams the content in cache-sized 256 KiB chunks, finds a
 // literal pattern with bytes.Index, and for a regex searches its rarest

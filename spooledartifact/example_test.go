@@ -46,7 +46,7 @@ func ExampleNewDiskStore() {
 	deleted, _ := turn.Cleanup(ctx)
 	fmt.Println("deleted", deleted)
 	// Output:
-	// turn-42/call_1 SpooledArtifact 4
+	// turn-42/call_1 SpooledArtifact 3
 	// deleted 1
 }
 
@@ -99,7 +99,7 @@ func ExampleRenderHandle() {
 	// - callId: call_9
 	// - kind: SpooledArtifact
 	// - byteLength: 18
-	// - lineCount: 3
+	// - lineCount: 2
 	//
 	// Read it with these tools from your tool list, passing callId=call_9: artifact_head, artifact_tail, artifact_grep, artifact_cat, artifact_byte_length, artifact_line_count, artifact_estimate_tokens.
 	//

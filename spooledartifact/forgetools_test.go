@@ -100,7 +100,7 @@ func TestForgeToolsBase(t *testing.T) {
 		{ToolHead, `{"callId":"call_1"}`, greek},
 		{ToolTail, `{"callId":"call_1","n":2}`, "delta\nepsilon"},
 		{ToolCat, `{"callId":"call_1","start":1,"end":3}`, "beta\ngamma"},
-		{ToolCat, `{"callId":"call_2"}`, "x\ny\n"},
+		{ToolCat, `{"callId":"call_2"}`, "x\ny"},
 		{ToolGrep, `{"callId":"call_1","pattern":"a$"}`, "alpha\nbeta\ngamma\ndelta"},
 		{ToolGrep, `{"callId":"call_1","pattern":"A$","flags":""}`, "(empty list)"},
 		{ToolGrep, `{"callId":"call_1","pattern":"A$","flags":"ims"}`, "alpha\nbeta\ngamma\ndelta"},
@@ -108,7 +108,7 @@ func TestForgeToolsBase(t *testing.T) {
 		{ToolGrep, `{"callId":"call_1","pattern":"^e","lineNumbers":true,"context":1}`, "3-delta\n4:epsilon"},
 		{ToolGrep, `{"callId":"call_1","pattern":"a","maxMatches":1}`, "alpha\n(truncated: showing the first 1 matching lines; more lines match. Narrow the pattern or raise maxMatches/maxBytes.)"},
 		{ToolByteLength, `{"callId":"call_1"}`, "30"},
-		{ToolLineCount, `{"callId":"call_2"}`, "3"},
+		{ToolLineCount, `{"callId":"call_2"}`, "2"},
 		{ToolCat, `{"callId":"call_1","start":7}`, "(empty list)"},
 	}
 	for _, tt := range tests {

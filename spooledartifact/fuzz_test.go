@@ -10,12 +10,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// naiveLines is the reference line split: '\n' only, "" has none.
+// naiveLines is the reference line split: '\n' only, "" has none, and a
+// final '\n' ends the last line rather than starting another.
 func naiveLines(s string) []string {
 	if s == "" {
 		return []string{}
 	}
-	return strings.Split(s, "\n")
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 }
 
 // FuzzLineIndex checks every store path (memory, disk with the default and a

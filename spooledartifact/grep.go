@@ -284,7 +284,7 @@ func scanMemory(ctx context.Context, data []byte, g *grepPattern, maxLine int, e
 			return err
 		}
 		if len(data) <= grepChunk {
-			g.scan(data, false, line, emit)
+			g.scan(data, data[len(data)-1] == '\n', line, emit)
 			return nil
 		}
 		cut := bytes.IndexByte(data[grepChunk:], '\n')
@@ -300,9 +300,7 @@ func scanMemory(ctx context.Context, data []byte, g *grepPattern, maxLine int, e
 		}
 		data = data[cut:]
 	}
-	// data ended right after a '\n': the empty last line.
-	g.scan(nil, false, line, emit)
-	return nil
+	return nil // data ended with a '\n', which ends its last line
 }
 
 // scanStream reads src in chunk-sized reads, growing the buffer up to
@@ -326,7 +324,9 @@ func scanStream(ctx context.Context, src io.Reader, g *grepPattern, chunk, maxLi
 		}
 		data := buf[:n]
 		if eof {
-			g.scan(data, false, line, emit)
+			if len(data) > 0 { // else the content ended with a '\n', which ends its last line
+				g.scan(data, data[len(data)-1] == '\n', line, emit)
+			}
 			return nil
 		}
 		last := bytes.LastIndexByte(data, '\n')

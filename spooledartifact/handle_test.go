@@ -26,7 +26,7 @@ func TestRenderHandle(t *testing.T) {
 		names = append(names, m.Tool)
 	}
 	want := []string{handleIntro, "", "Artifact metadata:", "- callId: call_7", "- kind: SpooledArtifact",
-		"- byteLength: 31", "- lineCount: 6", "",
+		"- byteLength: 31", "- lineCount: 5", "",
 		"Read it with these tools from your tool list, passing callId=call_7: " + strings.Join(names, ", ") + ".",
 		"", handleClosing}
 	if diff := cmp.Diff(want, lines); diff != "" {

@@ -63,6 +63,7 @@ type indexBuilder struct {
 	marks []indexMark
 	nl    int   // newlines seen
 	pos   int64 // bytes seen
+	last  byte  // the last byte seen
 }
 
 func newIndexBuilder(shape indexShape) *indexBuilder {
@@ -100,6 +101,9 @@ func (b *indexBuilder) Write(p []byte) (int, error) {
 		rest = rest[q+1:]
 	}
 	b.pos += int64(len(p))
+	if len(p) > 0 {
+		b.last = p[len(p)-1]
+	}
 	return len(p), nil
 }
 
@@ -109,14 +113,20 @@ func (b *indexBuilder) done() lineIndex {
 		idx.marks = b.marks[:1]
 		return idx
 	}
+	// A final '\n' ends the last line; it does not start another.
 	idx.lines = b.nl + 1
-	// Trim the append slack: the index lives as long as its readers.
-	idx.marks = b.marks
-	if cap(b.marks) > len(b.marks) {
-		idx.marks = append([]indexMark(nil), b.marks...)
+	marks := b.marks
+	if b.last == '\n' {
+		idx.lines = b.nl
+		if m := marks[len(marks)-1]; len(marks) > 1 && m.off == b.pos {
+			marks = marks[:len(marks)-1] // the start of no line
+		}
 	}
-	// A mark for a line start == size exists only when the text ends in
-	// '\n' (the empty last line); it is still a valid line start.
+	// Trim the append slack: the index lives as long as its readers.
+	idx.marks = marks
+	if cap(marks) > len(marks) {
+		idx.marks = append([]indexMark(nil), marks...)
+	}
 	return idx
 }
 

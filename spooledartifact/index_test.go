@@ -16,7 +16,7 @@ func lineStarts(b []byte) []int64 {
 	}
 	starts := []int64{0}
 	for i, c := range b {
-		if c == '\n' {
+		if c == '\n' && i+1 < len(b) { // a final '\n' starts no line
 			starts = append(starts, int64(i+1))
 		}
 	}
@@ -95,6 +95,8 @@ func TestIndexLookups(t *testing.T) {
 			end := int64(len(text))
 			if i+1 < len(starts) {
 				end = starts[i+1] - 1
+			} else if text[end-1] == '\n' {
+				end--
 			}
 			return string(text[starts[i]:end])
 		}

@@ -102,7 +102,7 @@ func splitNote(t *testing.T, out string) (body, note string, next int) {
 
 func TestBaseToolsAnswerCap(t *testing.T) {
 	text := bigText(300 << 10) // 4800 lines of 64 bytes, and an empty last line
-	lines := strings.Split(text, "\n")
+	lines := naiveLines(text)
 	for name, s := range toolStores(t) {
 		t.Run(name, func(t *testing.T) {
 			reg := forgeOne(t, s, text, 0)
@@ -152,7 +152,7 @@ func TestBaseToolsAnswerCap(t *testing.T) {
 // following each note's start.
 func TestBaseToolsContinue(t *testing.T) {
 	text := bigText(20 << 10)
-	lines := strings.Split(text, "\n")
+	lines := naiveLines(text)
 	var matching []string
 	for _, l := range lines {
 		if strings.Contains(l, "7") {
@@ -227,7 +227,7 @@ func TestBaseToolsLongLine(t *testing.T) {
 func TestBaseToolsCapOptions(t *testing.T) {
 	text := bigText(100 << 10)
 	s := NewMemoryStore()
-	whole := text // cat's last line is the empty one after the last '\n'
+	whole := strings.TrimSuffix(text, "\n") // the last '\n' ends the last line
 	unlimited := forgeOne(t, s, text, -1)
 	for _, tool := range []string{ToolCat, ToolHead, ToolTail} {
 		args := `{"callId":"c","n":100000}`

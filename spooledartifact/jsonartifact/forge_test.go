@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -132,5 +133,52 @@ func TestForgeMixedKinds(t *testing.T) {
 	// A Markdown call is not one the JSON tools query.
 	if _, err := run("artifact_json_keys", `{"callId":"md_1"}`); !errors.Is(err, forge.ErrInvalidToolArgs) {
 		t.Errorf("json tool on a markdown call: err = %v, want ErrInvalidToolArgs", err)
+	}
+}
+
+// TestJSONLinesRecordsAreLines: a JSON Lines export ends every record with
+// a '\n', which ends the record's line rather than starting another, so
+// 50,000 records are 50,000 lines and the last two lines are the last two
+// records, in memory and on disk.
+func TestJSONLinesRecordsAreLines(t *testing.T) {
+	ctx := context.Background()
+	var b strings.Builder
+	for i := range 50000 {
+		b.WriteString(`{"id":` + strconv.Itoa(i) + "}\n")
+	}
+	disk, err := spooledartifact.NewDiskStore(t.TempDir(), &spooledartifact.DiskOptions{SpillThreshold: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, store := range map[string]spooledartifact.Store{"memory": spooledartifact.NewMemoryStore(), "disk": disk} {
+		a, err := spooledartifact.SpoolString(ctx, store, "export", jsonartifact.Kind{Format: jsonartifact.FormatNDJSON}, b.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+		c, err := forge.NewToolCall(forge.RawToolCall{ID: "export", Tool: "export", Args: map[string]any{},
+			Checksum: strings.Repeat("a", 64), Results: a, IsComplete: true, CreatedAt: t0, CompletedAt: t0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f spooledartifact.Forger
+		tools, err := f.Update([]*forge.ToolCall{c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reg, err := forge.NewRegistry(tools...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range []struct{ tool, args, want string }{
+			{"artifact_line_count", `{"callId":"export"}`, "50000"},
+			{"artifact_tail", `{"callId":"export","n":2}`, `{"id":49998}` + "\n" + `{"id":49999}`},
+		} {
+			tl, _ := reg.Get(tt.tool)
+			out, err := tl.Execute(ctx, json.RawMessage(tt.args), forge.Invocation{CallID: strings.Repeat("b", 64)}, nil)
+			if err != nil || out.Text() != tt.want {
+				t.Errorf("%s: %s = %q, %v; want %q", name, tt.tool, out.Text(), err, tt.want)
+			}
+		}
 	}
 }

@@ -66,7 +66,7 @@ Run [the installer](https://example.com/install).
 	//     "heading": "Usage",
 	//     "headingLine": 9,
 	//     "bodyStartLine": 10,
-	//     "bodyEndLine": 14
+	//     "bodyEndLine": 13
 	//   }
 	// ]
 	// artifact_md_links:
