@@ -127,8 +127,8 @@ func forgeBenchCalls(b *testing.B, n int) []*forge.ToolCall {
 }
 
 // BenchmarkForgeTools forges the base artifact_* tools over n plain
-// artifact calls, as the turn runner does whenever the set of artifact
-// calls changes.
+// artifact calls, as the turn runner does once per turn, with its first
+// artifact.
 func BenchmarkForgeTools(b *testing.B) {
 	for _, n := range []int{1, 8, 64} {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
