@@ -200,11 +200,11 @@ type Tool struct {
 	v    *validator
 	lazy *lazyValidator
 	// decode turns validated arguments into a *A for the typed handler
-	// (from raw, patched with the root defaults that were filled in, or
+	// (set from args for a struct of plain fields, or decoded from raw, patched with the root defaults that were filled in, or
 	// from raw re-decoded with its number literals kept when nested
 	// defaults may apply) and typed calls the handler with it; both are nil
 	// for untyped tools.
-	decode func(v *validator, raw json.RawMessage, added applied) (any, error)
+	decode func(v *validator, raw json.RawMessage, args map[string]any, added applied) (any, error)
 	typed  func(ctx context.Context, a any, inv Invocation) (Output, error)
 	// keys refuses argument keys a typed tool's schema lets through that
 	// encoding/json would match to a field without regard to case; nil
@@ -285,9 +285,18 @@ func NewTypedTool[A any](name, description string, h func(ctx context.Context, a
 		}
 	}
 	keys := newKeyGuard(reflect.TypeFor[A](), s)
+	fill := newStructFill(reflect.TypeFor[A]())
 	return newTool(&p, name, description, nil, s, opts, func(t *Tool) {
 		t.keys = keys
-		t.decode = func(v *validator, raw json.RawMessage, added applied) (any, error) {
+		t.decode = func(v *validator, raw json.RawMessage, args map[string]any, added applied) (any, error) {
+			if fill != nil && added == (applied{}) {
+				// The validated arguments already hold the values: set
+				// the struct from them rather than parse raw again.
+				a := new(A)
+				if fill.fill(reflect.ValueOf(a), raw, args) {
+					return a, nil
+				}
+			}
 			src, err := v.decodeSource(raw, added)
 			if err != nil {
 				return nil, argsError(name, []string{err.Error()})
@@ -560,7 +569,7 @@ func (t *Tool) prepare(raw json.RawMessage) (args map[string]any, typedArgs any,
 		}
 	}
 	if t.decode != nil {
-		if typedArgs, err = t.decode(v, raw, added); err != nil {
+		if typedArgs, err = t.decode(v, raw, args, added); err != nil {
 			return nil, nil, err
 		}
 	}
