@@ -246,6 +246,34 @@ func panicError(what string, p any) error {
 	return fmt.Errorf("turnrunner: %s panicked: %v", what, p)
 }
 
+// retryingModel is the runner's model behind its retry policy, built once
+// for the model calls of a dispatch rather than for each: a retry's warning
+// names the dispatch and iteration of the call being made, set before it.
+type retryingModel struct {
+	r          *Runner
+	em         *emitter
+	model      llm.Model
+	dispatchID string
+	it         int
+}
+
+func newRetryingModel(r *Runner, em *emitter) *retryingModel {
+	m := &retryingModel{r: r, em: em}
+	retry := r.opts.Retry
+	retry.OnRetry = m.onRetry
+	m.model = llm.WithRetry(r.model, retry)
+	return m
+}
+
+func (m *retryingModel) onRetry(attempt int, delay time.Duration, err error) {
+	m.em.send(Warning{DispatchID: m.dispatchID, Iteration: m.it, Kind: "model-retry",
+		Message: fmt.Sprintf("model call attempt %d failed; retrying in %s", attempt, delay.Round(time.Millisecond)),
+		Err:     err, EmittedAt: m.r.now()})
+	if m.r.opts.Retry.OnRetry != nil {
+		m.r.opts.Retry.OnRetry(attempt, delay, err)
+	}
+}
+
 // step makes one model call, streams its parts as events, stores the
 // response and runs its tool calls.
 func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context, em *emitter, final bool, finalReason string) (stepResult, error) {
@@ -256,7 +284,7 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 	}
 	st := streamState{id: uuid.NewString()}
 	callStart := r.now()
-	modelErr := r.consume(ctx, req, em, &st, it)
+	modelErr := r.consume(ctx, tc, req, em, &st, it)
 	if modelErr == nil && ctx.Err() != nil {
 		modelErr = context.Cause(ctx)
 	}
@@ -344,23 +372,20 @@ func (r *Runner) settleResponse(ctx context.Context, tc *TurnContext, dc *dispat
 // returns false even if the model ignores ctx), once the response's tool-call
 // arguments exceed Options.MaxToolCallArgBytes, and turns a panicking
 // iterator into an error.
-func (r *Runner) consume(ctx context.Context, req *llm.Request, em *emitter, st *streamState, it int) (modelErr error) {
+func (r *Runner) consume(ctx context.Context, tc *TurnContext, req *llm.Request, em *emitter, st *streamState, it int) (modelErr error) {
 	defer func() {
 		if p := recover(); p != nil {
 			modelErr = fmt.Errorf("turnrunner: model stream panicked: %v", p)
 		}
 	}()
 	argBytes := 0
-	retry := r.opts.Retry
-	retry.OnRetry = func(attempt int, delay time.Duration, err error) {
-		em.send(Warning{DispatchID: req.DispatchID, Iteration: it, Kind: "model-retry",
-			Message: fmt.Sprintf("model call attempt %d failed; retrying in %s", attempt, delay.Round(time.Millisecond)),
-			Err:     err, EmittedAt: r.now()})
-		if r.opts.Retry.OnRetry != nil {
-			r.opts.Retry.OnRetry(attempt, delay, err)
-		}
+	m := tc.model
+	if m == nil || m.em != em {
+		m = newRetryingModel(r, em)
+		tc.model = m
 	}
-	for p, err := range llm.WithRetry(r.model, retry).Stream(ctx, req) {
+	m.dispatchID, m.it = req.DispatchID, it
+	for p, err := range m.model.Stream(ctx, req) {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}

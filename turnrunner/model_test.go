@@ -273,3 +273,44 @@ func TestRetryOptions(t *testing.T) {
 		}
 	}
 }
+
+// The retry policy wraps every model call of a dispatch: a retry of the
+// second call names that call's iteration and dispatch, and each failing
+// call gets its own attempts.
+func TestModelRetryNamesItsIteration(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		answer := scripted.New(scripted.Use(scripted.Call{ID: "c1", Name: "echo", Args: `{}`}), scripted.Say("done"))
+		calls := 0
+		m := llm.ModelFunc(func(ctx context.Context, req *llm.Request) iter.Seq2[llm.Part, error] {
+			calls++
+			if calls == 1 || calls == 3 { // the first attempt of each iteration
+				return func(yield func(llm.Part, error) bool) {
+					yield(llm.Part{}, llm.ErrRateLimited.With(&llm.APIError{Provider: "fake", StatusCode: 429, RetryAfter: time.Second}, "model call failed"))
+				}
+			}
+			return answer.Stream(ctx, req)
+		})
+		echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
+		r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}})
+		evs := run(t, r, turnrunner.Input{TurnID: "t", Prompt: "hi"})
+		if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+			t.Fatalf("turn %s: %v", end.Status, end.Err)
+		}
+		ds := ofType[turnrunner.DispatchStart](evs)
+		if len(ds) != 1 {
+			t.Fatalf("DispatchStart events = %+v", ds)
+		}
+		var got []int
+		for _, w := range ofType[turnrunner.Warning](evs) {
+			if w.Kind == "model-retry" {
+				if w.DispatchID != ds[0].DispatchID {
+					t.Errorf("warning of dispatch %q, want %q", w.DispatchID, ds[0].DispatchID)
+				}
+				got = append(got, w.Iteration)
+			}
+		}
+		if diff := cmp.Diff([]int{0, 1}, got); diff != "" {
+			t.Errorf("model-retry iterations (-want +got):\n%s", diff)
+		}
+	})
+}

@@ -220,6 +220,9 @@ type TurnContext struct {
 	// forger keeps the artifact tools up to date; only the dispatch
 	// goroutine uses it.
 	forger *spooledartifact.Forger
+	// model is the dispatch's model behind the retry policy, built once
+	// per dispatch; only the dispatch goroutine uses it.
+	model *retryingModel
 
 	conv   string       // the conversation the turn belongs to, if any
 	resume *resumeState // what Runner.Resume continues, nil for a new turn
