@@ -151,7 +151,7 @@ func BenchmarkDecodeOnly(b *testing.B) {
 	})
 	b.Run("decodeObject", func(b *testing.B) { // what Execute uses
 		loop(b, func() {
-			if _, err := decodeObject(benchRaw); err != nil {
+			if _, err := decodeObject(benchRaw, nil); err != nil {
 				b.Fatal(err)
 			}
 		})

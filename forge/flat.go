@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/big"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -24,7 +25,10 @@ import (
 // few it knows, annotations aside, has no flatObject. FuzzFlatObject holds
 // it to the library on arbitrary schemas and arguments.
 type flatObject struct {
-	props    map[string]flatProp
+	// props lists the properties; valid looks each up in the arguments
+	// rather than ranging over them, which costs more in a small map.
+	props []flatProp
+	// required lists the required names that are not properties.
 	required []string
 	open     bool // unknown keys allowed
 }
@@ -32,6 +36,8 @@ type flatObject struct {
 // flatProp is one property's schema: the JSON types it allows and its
 // bounds, each exactly a float64 (nil: none).
 type flatProp struct {
+	name     string
+	required bool
 	types    flatTypes
 	min, max *float64
 }
@@ -66,7 +72,8 @@ func newFlatObject(doc []byte) *flatObject {
 	if !root.IsObject() {
 		return nil
 	}
-	f := &flatObject{props: map[string]flatProp{}, open: true}
+	f := &flatObject{open: true}
+	var required []string
 	ok := eachOnce(root, func(key string, val gjson.Result) bool {
 		switch {
 		case annotation[key]:
@@ -84,13 +91,14 @@ func newFlatObject(doc []byte) *flatObject {
 				if r.Type != gjson.String {
 					return false
 				}
-				f.required = append(f.required, r.Str)
+				required = append(required, r.Str)
 			}
 			return true
 		case key == "properties":
 			return val.IsObject() && eachOnce(val, func(name string, sub gjson.Result) bool {
 				p, ok := newFlatProp(sub)
-				f.props[name] = p
+				p.name = name
+				f.props = append(f.props, p)
 				return ok
 			})
 		}
@@ -98,6 +106,14 @@ func newFlatObject(doc []byte) *flatObject {
 	})
 	if !ok {
 		return nil
+	}
+	for _, r := range required {
+		i := slices.IndexFunc(f.props, func(p flatProp) bool { return p.name == r })
+		if i < 0 {
+			f.required = append(f.required, r)
+		} else {
+			f.props[i].required = true
+		}
 	}
 	return f
 }
@@ -173,17 +189,22 @@ func eachOnce(o gjson.Result, fn func(key string, val gjson.Result) bool) bool {
 
 // valid reports whether args is valid; false means "not known to be".
 func (f *flatObject) valid(args map[string]any) bool {
-	for k, v := range args {
-		p, ok := f.props[k]
+	found := 0 // arguments that are properties
+	for _, p := range f.props {
+		v, ok := args[p.name]
 		if !ok {
-			if f.open {
-				continue
+			if p.required {
+				return false
 			}
-			return false
+			continue
 		}
+		found++
 		if !p.accepts(v) {
 			return false
 		}
+	}
+	if found != len(args) && !f.open {
+		return false
 	}
 	for _, r := range f.required {
 		if _, ok := args[r]; !ok {

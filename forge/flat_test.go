@@ -101,7 +101,7 @@ func checkFlatAgainstLibrary(t *testing.T, doc, args string) {
 	if f == nil || len(b) == 0 || b[0] != '{' {
 		return
 	}
-	m, err := decodeObject(b)
+	m, err := decodeObject(b, nil)
 	if err != nil {
 		return
 	}

@@ -21,9 +21,12 @@ import (
 type validator struct {
 	// root applies defaults below the root's own properties; check decides
 	// validity and reports failures (see validity.go).
-	root        *jsonschema.Resolved
-	check       *compiled.Schema
-	flat        *flatObject // decides validity without check when it can; nil for other shapes
+	root  *jsonschema.Resolved
+	check *compiled.Schema
+	flat  *flatObject // decides validity without check when it can; nil for other shapes
+	// names maps the root's property names to themselves: decoded
+	// arguments share them as keys rather than allocating their own.
+	names       map[string]string
 	hasDefaults bool
 	// exactNumbers validates number literals float64 would round as
 	// written: a typed tool's fields receive them exactly.
@@ -227,7 +230,10 @@ func resolveSchema(s *jsonschema.Schema, doc json.RawMessage) (*validator, error
 	if err != nil {
 		return nil, err
 	}
-	v := &validator{root: r, check: check, flat: newFlatObject(doc)}
+	v := &validator{root: r, check: check, flat: newFlatObject(doc), names: make(map[string]string, len(s.Properties))}
+	for name := range s.Properties {
+		v.names[name] = name
+	}
 	// Asked of the parsed schema, not of doc's bytes: a key written
 	// "def\u0061ult" is the default keyword too.
 	for _, p := range s.Properties {
@@ -329,7 +335,7 @@ func (v *validator) validate(tool string, raw json.RawMessage) (args map[string]
 			}
 			return nil, applied{}, argsError(tool, []string{"arguments must be a JSON object, got " + jsonKind(b[0])})
 		}
-		m, err := decodeObject(b)
+		m, err := decodeObject(b, v.names)
 		if err != nil {
 			return nil, applied{}, argsError(tool, []string{"arguments are not valid JSON: " + decodeProblem(err)})
 		}
