@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -179,6 +180,21 @@ func BenchmarkValidate(b *testing.B) {
 			})
 		})
 	}
+}
+
+// BenchmarkNewToolCall is recording a settled call as a runner does after
+// each tool call: raw JSON arguments and one spooled artifact.
+func BenchmarkNewToolCall(b *testing.B) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	inline := true
+	raw := RawToolCall{ID: "call_1", Tool: "weather", Args: benchRaw, Checksum: sum64,
+		Results: ArtifactResults(fakeArtifact{id: "a1", kind: "SpooledArtifact"}), IsComplete: true, Inline: &inline,
+		CreatedAt: at, UpdatedAt: at.Add(time.Millisecond), CompletedAt: at.Add(time.Millisecond)}
+	loop(b, func() {
+		if _, err := NewToolCall(raw); err != nil {
+			b.Fatal(err)
+		}
+	})
 }
 
 // loop runs f b.N times via b.Loop and reports, besides ns/op (wall), the

@@ -6,13 +6,177 @@ import (
 	"unicode/utf8"
 )
 
-// decodeFlat decodes b, a JSON object with nothing around it, in one pass
-// when every member's value is a string, number, true, false or null: the
-// shape of nearly every tool call's arguments. ok is false, and the caller
+// flatMembers walks b, a JSON object with nothing but white space around
+// it (b[0] == '{'), whose values are all strings, numbers, true, false or
+// null: the shape of nearly every tool call's arguments. It calls member
+// with each member's key (quotes included) and value as written, in order,
+// until member returns false. ok is false when member did, or when b is not
+// such an object: a nested value, or anything encoding/json would not take
+// as valid JSON.
+func flatMembers(b []byte, member func(key, val []byte) bool) (ok bool) {
+	i := skipSpace(b, 1)
+	if i < len(b) && b[i] == '}' {
+		return skipSpace(b, i+1) == len(b)
+	}
+	for {
+		k := i
+		if i >= len(b) || b[i] != '"' {
+			return false
+		}
+		if i, ok = stringEnd(b, i); !ok {
+			return false
+		}
+		key := b[k:i]
+		if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
+			return false
+		}
+		v := skipSpace(b, i+1)
+		if i, ok = scalarEnd(b, v); !ok || !member(key, b[v:i]) {
+			return false
+		}
+		if i = skipSpace(b, i); i >= len(b) {
+			return false
+		}
+		switch b[i] {
+		case '}':
+			return skipSpace(b, i+1) == len(b)
+		case ',':
+			i = skipSpace(b, i+1)
+		default:
+			return false
+		}
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// scalarEnd returns the index after the string, number, true, false or
+// null at b[i].
+func scalarEnd(b []byte, i int) (end int, ok bool) {
+	if i >= len(b) {
+		return 0, false
+	}
+	switch c := b[i]; {
+	case c == '"':
+		return stringEnd(b, i)
+	case c == '-' || isDigit(c):
+		end, _, ok = numberEnd(b, i)
+		return end, ok
+	}
+	for _, w := range [...]string{"true", "false", "null"} {
+		if len(b)-i >= len(w) && string(b[i:i+len(w)]) == w {
+			return i + len(w), true
+		}
+	}
+	return 0, false
+}
+
+// stringEnd returns the index after the JSON string at b[i] (b[i] == '"').
+// Like encoding/json's scanner it takes any byte but control characters
+// in a string, valid UTF-8 or not.
+func stringEnd(b []byte, i int) (end int, ok bool) {
+	for j := i + 1; j < len(b); {
+		switch c := b[j]; {
+		case c == '"':
+			return j + 1, true
+		case c < 0x20:
+			return 0, false
+		case c != '\\':
+			j++
+		case j+1 >= len(b):
+			return 0, false
+		case b[j+1] == 'u':
+			if len(b)-j < 6 || !isHex(b[j+2]) || !isHex(b[j+3]) || !isHex(b[j+4]) || !isHex(b[j+5]) {
+				return 0, false
+			}
+			j += 6
+		default:
+			if _, ok := simpleEscape(b[j+1]); !ok {
+				return 0, false
+			}
+			j += 2
+		}
+	}
+	return 0, false
+}
+
+func isHex(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// simpleEscape returns the byte the escape \e stands for; ok is false for
+// \u and for invalid escapes.
+func simpleEscape(e byte) (c byte, ok bool) {
+	switch e {
+	case '"', '\\', '/':
+		return e, true
+	case 'b':
+		return '\b', true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	}
+	return 0, false
+}
+
+// numberEnd follows the JSON number grammar from b[i]: end is the index
+// after the literal, intEnd after its integer part; ok is false when b[i:]
+// does not start with a number.
+func numberEnd(b []byte, i int) (end, intEnd int, ok bool) {
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		i = skipDigits(b, i)
+	default:
+		return 0, 0, false
+	}
+	intEnd = i
+	if i < len(b) && b[i] == '.' {
+		i++
+		if i >= len(b) || !isDigit(b[i]) {
+			return 0, 0, false
+		}
+		i = skipDigits(b, i)
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i >= len(b) || !isDigit(b[i]) {
+			return 0, 0, false
+		}
+		i = skipDigits(b, i)
+	}
+	return i, intEnd, true
+}
+
+func skipDigits(b []byte, i int) int {
+	for i < len(b) && isDigit(b[i]) {
+		i++
+	}
+	return i
+}
+
+// decodeFlat decodes b, a JSON object with nothing but white space around
+// it, in one pass when flatMembers walks it: ok is false, and the caller
 // decodes b the general way (which also words the error of invalid input),
-// for anything else: nested values, \u escapes, invalid UTF-8, a key that
-// repeats, a number float64 cannot hold, invalid JSON. Where it answers, the
-// answer is encoding/json's: FuzzDecodeFlat holds the two together.
+// for anything else, and for what encoding/json decodes with a judgement of
+// its own: \u escapes, invalid UTF-8, a repeated key, a number float64
+// cannot hold. Where it answers, the answer is encoding/json's:
+// FuzzDecodeFlat holds the two together.
 //
 // names maps property names to themselves (it may be nil): a key found in it
 // shares the schema's string instead of allocating its own.
@@ -23,47 +187,20 @@ func decodeFlat(b []byte, names map[string]string) (m map[string]any, ok bool) {
 	}
 	var buf [8]member
 	members := buf[:0]
-	i := skipSpace(b, 1)
-	if i < len(b) && b[i] == '}' {
-		i++
-	} else {
-		for {
-			if i >= len(b) || b[i] != '"' {
-				return nil, false
-			}
-			kb, next, ok := scanString(b, i)
-			if !ok {
-				return nil, false
-			}
-			key, found := names[string(kb)]
-			if !found {
-				key = string(kb)
-			}
-			i = skipSpace(b, next)
-			if i >= len(b) || b[i] != ':' {
-				return nil, false
-			}
-			i = skipSpace(b, i+1)
-			val, next, ok := scanScalar(b, i)
-			if !ok {
-				return nil, false
-			}
-			members = append(members, member{key, val})
-			i = skipSpace(b, next)
-			if i >= len(b) {
-				return nil, false
-			}
-			if b[i] == '}' {
-				i++
-				break
-			}
-			if b[i] != ',' {
-				return nil, false
-			}
-			i = skipSpace(b, i+1)
+	ok = flatMembers(b, func(k, v []byte) bool {
+		kb, ok := stringContent(k)
+		if !ok {
+			return false
 		}
-	}
-	if skipSpace(b, i) != len(b) {
+		key, found := names[string(kb)]
+		if !found {
+			key = string(kb)
+		}
+		val, ok := scalarValue(v)
+		members = append(members, member{key, val})
+		return ok
+	})
+	if !ok {
 		return nil, false
 	}
 	m = make(map[string]any, len(members))
@@ -76,178 +213,102 @@ func decodeFlat(b []byte, names map[string]string) (m map[string]any, ok bool) {
 	return m, true
 }
 
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
+// scalarValue decodes v, a string, number, true, false or null as
+// flatMembers found it.
+func scalarValue(v []byte) (val any, ok bool) {
+	switch v[0] {
+	case '"':
+		s, ok := stringContent(v)
+		return string(s), ok
+	case 't':
+		return true, true
+	case 'f':
+		return false, true
+	case 'n':
+		return nil, true
 	}
-	return i
+	return numberValue(v)
 }
 
-// scanScalar decodes the string, number, true, false or null at b[i].
-func scanScalar(b []byte, i int) (v any, next int, ok bool) {
-	if i >= len(b) {
-		return nil, 0, false
-	}
-	switch c := b[i]; {
-	case c == '"':
-		s, next, ok := scanString(b, i)
-		if !ok {
-			return nil, 0, false
-		}
-		return string(s), next, true
-	case c == '-' || c >= '0' && c <= '9':
-		return scanNumber(b, i)
-	case hasWord(b, i, "true"):
-		return true, i + 4, true
-	case hasWord(b, i, "false"):
-		return false, i + 5, true
-	case hasWord(b, i, "null"):
-		return nil, i + 4, true
-	}
-	return nil, 0, false
-}
-
-func hasWord(b []byte, i int, w string) bool {
-	return len(b)-i >= len(w) && string(b[i:i+len(w)]) == w
-}
-
-// scanString returns the content of the JSON string at b[i] (b[i] == '"')
-// and the index after its closing quote. The content aliases b unless the
-// string has escapes; ok is false for \u escapes, invalid UTF-8, control
-// characters and unterminated strings.
-func scanString(b []byte, i int) (s []byte, next int, ok bool) {
-	start := i + 1
-	for j := start; j < len(b); {
-		switch c := b[j]; {
-		case c == '"':
-			return b[start:j], j + 1, true
+// stringContent decodes the JSON string s (quotes included, valid as
+// stringEnd has it); the content aliases s unless s has escapes. ok is false
+// for \u escapes (encoding/json's handling of surrogates applies) and
+// invalid UTF-8 (encoding/json replaces it).
+func stringContent(s []byte) (content []byte, ok bool) {
+	s = s[1 : len(s)-1]
+	var out []byte // nil until the first escape
+	for j := 0; j < len(s); {
+		switch c := s[j]; {
 		case c == '\\':
-			return unescape(b, start, j)
-		case c < 0x20:
-			return nil, 0, false
-		case c < utf8.RuneSelf:
-			j++
-		default:
-			r, size := utf8.DecodeRune(b[j:])
-			if r == utf8.RuneError && size == 1 {
-				return nil, 0, false
+			e, ok := simpleEscape(s[j+1])
+			if !ok {
+				return nil, false
 			}
-			j += size
-		}
-	}
-	return nil, 0, false
-}
-
-// unescape continues scanString from the first backslash, at b[j], of the
-// string whose content starts at b[start], into a copy.
-func unescape(b []byte, start, j int) (s []byte, next int, ok bool) {
-	out := make([]byte, j-start, len(b)-start)
-	copy(out, b[start:j])
-	for j < len(b) {
-		switch c := b[j]; {
-		case c == '"':
-			return out, j + 1, true
-		case c == '\\':
-			if j+1 >= len(b) {
-				return nil, 0, false
+			if out == nil {
+				out = append(make([]byte, 0, len(s)), s[:j]...)
 			}
-			switch e := b[j+1]; e {
-			case '"', '\\', '/':
-				out = append(out, e)
-			case 'b':
-				out = append(out, '\b')
-			case 'f':
-				out = append(out, '\f')
-			case 'n':
-				out = append(out, '\n')
-			case 'r':
-				out = append(out, '\r')
-			case 't':
-				out = append(out, '\t')
-			default: // \u, where encoding/json's handling of surrogates applies, or invalid
-				return nil, 0, false
-			}
+			out = append(out, e)
 			j += 2
-		case c < 0x20:
-			return nil, 0, false
 		case c < utf8.RuneSelf:
-			out = append(out, c)
+			if out != nil {
+				out = append(out, c)
+			}
 			j++
 		default:
-			r, size := utf8.DecodeRune(b[j:])
+			r, size := utf8.DecodeRune(s[j:])
 			if r == utf8.RuneError && size == 1 {
-				return nil, 0, false
+				return nil, false
 			}
-			out = append(out, b[j:j+size]...)
+			if out != nil {
+				out = append(out, s[j:j+size]...)
+			}
 			j += size
 		}
 	}
-	return nil, 0, false
+	if out == nil {
+		return s, true
+	}
+	return out, true
 }
 
 // maxPlainDigits is the most digits of an integer literal that float64
 // holds exactly whatever they are (10^15 < 2^53).
 const maxPlainDigits = 15
 
-// scanNumber decodes the JSON number at b[i] into the float64
-// strconv.ParseFloat (and so encoding/json) makes of it; ok is false when
-// it is not a valid literal or is out of float64's range.
-func scanNumber(b []byte, i int) (v any, next int, ok bool) {
-	start := i
-	neg := b[i] == '-'
+// numberValue decodes the JSON number literal v (valid as numberEnd has
+// it) into the float64 strconv.ParseFloat, and so encoding/json, makes of
+// it; ok is false when it is out of float64's range.
+func numberValue(v []byte) (val any, ok bool) {
+	digits, neg := v, v[0] == '-'
 	if neg {
-		i++
+		digits = v[1:]
 	}
-	digits := i
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-	default:
-		return nil, 0, false
-	}
-	intEnd := i
-	if i < len(b) && b[i] == '.' {
-		i++
-		if i >= len(b) || !isDigit(b[i]) {
-			return nil, 0, false
-		}
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if i >= len(b) || !isDigit(b[i]) {
-			return nil, 0, false
-		}
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-	}
-	if i == intEnd && intEnd-digits <= maxPlainDigits {
-		// A plain integer float64 holds exactly: no need for ParseFloat.
+	if len(digits) <= maxPlainDigits && plainDigits(digits) {
+		// An integer float64 holds exactly: no need for ParseFloat.
 		var n int64
-		for _, c := range b[digits:intEnd] {
+		for _, c := range digits {
 			n = n*10 + int64(c-'0')
 		}
 		f := float64(n)
 		if neg {
 			f = -f // -0 stays negative zero, as ParseFloat makes it
 		}
-		return boxFloat(f), i, true
+		return boxFloat(f), true
 	}
-	f, err := strconv.ParseFloat(string(b[start:i]), 64)
+	f, err := strconv.ParseFloat(string(v), 64)
 	if err != nil {
-		return nil, 0, false
+		return nil, false
 	}
-	return boxFloat(f), i, true
+	return boxFloat(f), true
+}
+
+func plainDigits(b []byte) bool {
+	for _, c := range b {
+		if !isDigit(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // smallFloats are the integers 0 to 255 as float64 in an any, boxed once:
@@ -264,4 +325,20 @@ func boxFloat(f float64) any {
 		return smallFloats[int(f)]
 	}
 	return f
+}
+
+// compactFlat returns what json.Compact makes of b, a JSON object with
+// nothing but white space around it, in one pass and one allocation when
+// flatMembers walks it; ok is false otherwise. FuzzCompactFlat holds it to
+// json.Valid and json.Compact.
+func compactFlat(b []byte) (out []byte, ok bool) {
+	out = append(make([]byte, 0, len(b)), '{')
+	ok = flatMembers(b, func(k, v []byte) bool {
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, k...), ':'), v...)
+		return true
+	})
+	return append(out, '}'), ok
 }

@@ -131,14 +131,8 @@ func FuzzDecodeFlat(f *testing.F) {
 			}
 			return
 		}
-		if err != nil || bytes.Contains(b, []byte(`\u`)) || !utf8.Valid(b) || topMembers(b) != len(want) {
+		if err != nil || bytes.Contains(b, []byte(`\u`)) || !utf8.Valid(b) || topMembers(b) != len(want) || delims(b) != 2 {
 			return
-		}
-		for _, v := range want {
-			switch v.(type) {
-			case map[string]any, []any:
-				return
-			}
 		}
 		t.Fatalf("decodeFlat(%q) left an object of scalars to the general path", b)
 	})
@@ -203,4 +197,72 @@ func sameJSON(a, b any) bool {
 		return true
 	}
 	return cmp.Equal(a, b)
+}
+
+func TestCompactFlat(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`{}`, `{}`},
+		{"{ \t\r\n}", `{}`},
+		{` {"a" : 1 , "b":"x y" ,"c" :null}`, `{"a":1,"b":"x y","c":null}`},
+		{`{"u":"\u00e9\ud800","e":"\n\"","b":"` + "\xff" + `"}`, `{"u":"\u00e9\ud800","e":"\n\"","b":"` + "\xff" + `"}`},
+		{`{"a":1,"a":1e999}`, `{"a":1,"a":1e999}`},
+		{`{"a":{}}`, ``},
+		{`{"a":[]}`, ``},
+		{`{"a":1,}`, ``},
+		{`{"a":"\x"}`, ``},
+		{`{"a":"\u12"}`, ``},
+		{`{"a":01}`, ``},
+		{`{"a":1} {}`, ``},
+	} {
+		got, ok := compactFlat([]byte(strings.TrimLeft(tt.in, " ")))
+		if ok != (tt.want != "") || ok && string(got) != tt.want {
+			t.Errorf("compactFlat(%q) = %q, %v; want %q", tt.in, got, ok, tt.want)
+		}
+		checkCompact(t, []byte(strings.TrimLeft(tt.in, " ")))
+	}
+}
+
+// FuzzCompactFlat holds compactFlat to encoding/json: where it answers, b
+// is valid and the answer is json.Compact's; and it answers for every valid
+// object of scalars.
+func FuzzCompactFlat(f *testing.F) {
+	for _, tt := range flatCases {
+		f.Add([]byte(tt.doc))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) == 0 || b[0] != '{' {
+			return // compactFlat's precondition
+		}
+		checkCompact(t, b)
+	})
+}
+
+func checkCompact(t *testing.T, b []byte) {
+	t.Helper()
+	got, ok := compactFlat(b)
+	var want bytes.Buffer
+	valid := json.Compact(&want, b) == nil
+	switch {
+	case ok && !valid:
+		t.Fatalf("compactFlat(%q) answered; encoding/json finds it invalid", b)
+	case ok && !bytes.Equal(got, want.Bytes()):
+		t.Fatalf("compactFlat(%q) = %q, json.Compact %q", b, got, want.Bytes())
+	case !ok && valid && delims(b) == 2:
+		t.Fatalf("compactFlat(%q) left a valid object of scalars to the general path", b)
+	}
+}
+
+// delims counts the braces and brackets of the valid JSON b outside its
+// strings.
+func delims(b []byte) (n int) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return n
+		}
+		if _, ok := tok.(json.Delim); ok {
+			n++
+		}
+	}
 }

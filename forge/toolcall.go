@@ -237,9 +237,14 @@ const timeRangeMsg = "outside years 0-9999 UTC, which the persisted form (RFC 33
 // persistableTime reports whether MarshalJSON can write t, which it does in
 // UTC: time.Time.MarshalJSON fails outside years 0-9999.
 func persistableTime(t time.Time) bool {
-	y := t.UTC().Year()
-	return y >= 0 && y <= 9999
+	return !t.Before(firstPersistable) && t.Before(afterPersistable)
 }
+
+// The bounds of the years 0-9999 UTC.
+var (
+	firstPersistable = time.Date(0, time.January, 1, 0, 0, 0, 0, time.UTC)
+	afterPersistable = time.Date(10000, time.January, 1, 0, 0, 0, 0, time.UTC)
+)
 
 func isChecksum(s string) bool {
 	if len(s) != 64 {
@@ -276,6 +281,11 @@ func normalizeArgs(v any) (json.RawMessage, string) {
 		text = b
 	}
 	text = bytes.TrimSpace(text)
+	if len(text) > 0 && text[0] == '{' {
+		if c, ok := compactFlat(text); ok {
+			return c, ""
+		}
+	}
 	if !json.Valid(text) {
 		return nil, "not valid JSON"
 	}
@@ -293,58 +303,75 @@ func normalizeResults(v any) (Results, string) {
 	case nil:
 		return Results{}, "required"
 	case Results:
-		switch {
-		case r.text != nil:
-			return normalizeResults(r.text)
-		case len(r.artifacts) > 0:
-			return normalizeResults(r.artifacts)
-		case len(r.media) > 0:
-			return normalizeResults(r.media)
-		}
-		return Results{}, "required (empty Results)"
+		return r.normalized()
 	case *Results:
 		if r == nil {
 			return Results{}, "required"
 		}
-		return normalizeResults(*r)
+		return r.normalized()
 	case *Tokenizable:
-		if r == nil {
-			return Results{}, "nil Tokenizable"
-		}
-		return Results{text: r.sealedCopy()}, ""
+		return textResults(r)
 	case *media.Media:
-		return normalizeResults([]*media.Media{r})
+		return mediaResults([]*media.Media{r})
 	case []*media.Media:
-		if len(r) == 0 {
-			return Results{}, "empty media list"
-		}
-		for i, m := range r {
-			if m == nil {
-				return Results{}, fmt.Sprintf("[%d]: nil media", i)
-			}
-			// The persisted form refers to media by id only (as to artifacts).
-			if m.ID() == "" {
-				return Results{}, fmt.Sprintf("[%d]: media with an empty id", i)
-			}
-		}
-		return Results{media: append([]*media.Media(nil), r...)}, ""
+		return mediaResults(r)
 	case []Artifact:
-		if len(r) == 0 {
-			return Results{}, "empty artifact list"
-		}
-		for i, a := range r {
-			if isNil(a) {
-				return Results{}, fmt.Sprintf("[%d]: nil artifact", i)
-			}
-			if a.ID() == "" {
-				return Results{}, fmt.Sprintf("[%d]: artifact with an empty id", i)
-			}
-		}
-		return Results{artifacts: append([]Artifact(nil), r...)}, ""
+		return artifactResults(r)
 	case Artifact:
-		return normalizeResults([]Artifact{r})
+		return artifactResults([]Artifact{r})
 	}
 	return Results{}, fmt.Sprintf("unsupported type %T (want a Tokenizable, one or more Artifacts or one or more Media)", v)
+}
+
+// normalized is normalizeResults of r, which holds one shape at most.
+func (r Results) normalized() (Results, string) {
+	switch {
+	case r.text != nil:
+		return textResults(r.text)
+	case len(r.artifacts) > 0:
+		return artifactResults(r.artifacts)
+	case len(r.media) > 0:
+		return mediaResults(r.media)
+	}
+	return Results{}, "required (empty Results)"
+}
+
+func textResults(t *Tokenizable) (Results, string) {
+	if t == nil {
+		return Results{}, "nil Tokenizable"
+	}
+	return Results{text: t.sealedCopy()}, ""
+}
+
+func mediaResults(list []*media.Media) (Results, string) {
+	if len(list) == 0 {
+		return Results{}, "empty media list"
+	}
+	for i, m := range list {
+		if m == nil {
+			return Results{}, fmt.Sprintf("[%d]: nil media", i)
+		}
+		// The persisted form refers to media by id only (as to artifacts).
+		if m.ID() == "" {
+			return Results{}, fmt.Sprintf("[%d]: media with an empty id", i)
+		}
+	}
+	return Results{media: slices.Clone(list)}, ""
+}
+
+func artifactResults(list []Artifact) (Results, string) {
+	if len(list) == 0 {
+		return Results{}, "empty artifact list"
+	}
+	for i, a := range list {
+		if isNil(a) {
+			return Results{}, fmt.Sprintf("[%d]: nil artifact", i)
+		}
+		if a.ID() == "" {
+			return Results{}, fmt.Sprintf("[%d]: artifact with an empty id", i)
+		}
+	}
+	return Results{artifacts: slices.Clone(list)}, ""
 }
 
 // ID is the provider's correlation key.

@@ -741,3 +741,30 @@ func jsonValue(t *testing.T, data []byte) any {
 	}
 	return v
 }
+
+// persistableTime compares with the bounds of years 0-9999 UTC; it must
+// agree with the years themselves, in any zone, to the nanosecond.
+func TestPersistableTime(t *testing.T) {
+	east, west := time.FixedZone("", 14*3600), time.FixedZone("", -12*3600)
+	first := time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC)
+	after := time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, at := range []time.Time{first, first.Add(-1), after, after.Add(-1), first.In(west), first.Add(-1).In(east),
+		after.Add(-1).In(east), after.In(west), {}, time.Unix(1<<62, 0), time.Unix(-1<<62, 0), t0} {
+		y := at.UTC().Year()
+		if want := y >= 0 && y <= 9999; persistableTime(at) != want {
+			t.Errorf("persistableTime(%v) = %v, want %v", at, !want, want)
+		}
+	}
+}
+
+func FuzzPersistableTime(f *testing.F) {
+	f.Add(int64(-62167219200), int64(0))
+	f.Add(int64(253402300800), int64(-1))
+	f.Fuzz(func(t *testing.T, sec, nsec int64) {
+		at := time.Unix(sec, nsec)
+		y := at.UTC().Year()
+		if want := y >= 0 && y <= 9999; persistableTime(at) != want {
+			t.Fatalf("persistableTime(%v) = %v, want %v", at, !want, want)
+		}
+	})
+}
