@@ -149,6 +149,7 @@ func BenchmarkToolCallPerIteration(b *testing.B) {
 	r := newRunner(b, m, &turnrunner.Options{Tools: []*forge.Tool{add}})
 	ctx := context.Background()
 	b.ReportAllocs()
+	c0, cpuOK := cputime.Process()
 	for b.Loop() {
 		m.Reset()
 		ch, err := r.Run(ctx, turnrunner.Input{Prompt: "go"})
@@ -162,4 +163,7 @@ func BenchmarkToolCallPerIteration(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*iterations), "ns/call")
+	if c1, ok := cputime.Process(); cpuOK && ok {
+		b.ReportMetric(float64(c1-c0)/float64(b.N*iterations), "cpu-ns/call")
+	}
 }

@@ -370,7 +370,16 @@ func (tc *TurnContext) WaitFor(ctx context.Context, req dispatch.GateRequest) (a
 	return tc.r.waitFor(ctx, tc.em, tc.id, req)
 }
 
-// emitter sends events with backpressure; every send also watches ctx.
+// emitter sends events with backpressure; every delivery also watches ctx.
+//
+// The runner's events are queued by send and reach the channel in bursts,
+// at flush: the runner flushes whenever it is about to wait on something
+// outside itself (the model, a tool's handler or a reader it returned,
+// middleware, result hooks, a human, a retry's backoff) and when the turn
+// ends. A consumer thus sees every event no later than it would have
+// mattered, and is woken once per burst rather than once per event: a
+// goroutine wake-up costs more than the runner's whole work on most events.
+//
 // The runner's own sends all happen before finish; sendExternal is for code
 // that may hold on to a context after its tool (a stray Log): it becomes a
 // no-op once the turn is finishing, so TurnEnd is always the last event.
@@ -384,6 +393,12 @@ type emitter struct {
 	mu       sync.RWMutex // held for reading by external senders while they send
 	closed   bool         // no external send may start
 	chClosed bool         // ch is closed (guarded by finish's single caller)
+
+	// qmu guards pending and is held while it is delivered, so events
+	// reach the channel in the order they were sent, whichever goroutine
+	// (the turn's, a tool worker's, an external sender) flushes them.
+	qmu     sync.Mutex
+	pending []Event
 }
 
 func newEmitter(ctx context.Context, buffer int) *emitter {
@@ -391,14 +406,18 @@ func newEmitter(ctx context.Context, buffer int) *emitter {
 }
 
 // finish ends the stream atomically: it stops external senders (releasing
-// any blocked one) and waits until none is sending, then sends last (the
-// TurnEnd) and closes the channel. Only the turn's goroutine calls it.
+// any blocked one) and waits until none is sending, then delivers what is
+// queued and last (the TurnEnd) and closes the channel. Only the turn's
+// goroutine calls it.
 func (e *emitter) finish(last Event) {
 	e.stopOnce.Do(func() { close(e.stop) })
 	e.mu.Lock()
 	e.closed = true
 	e.mu.Unlock()
-	if last != nil && !e.send(last) {
+	if last != nil {
+		e.send(last)
+	}
+	if !e.flush() && last != nil {
 		// ctx is done and the channel is full: the oldest undelivered
 		// event gives way, so a consumer still reading always learns how
 		// the turn ended. Nobody else sends now, so the room is ours.
@@ -417,18 +436,61 @@ func (e *emitter) finish(last Event) {
 	}
 }
 
+// sendExternal delivers ev at once, after the runner's queued events; it
+// gives up when the turn starts finishing.
 func (e *emitter) sendExternal(ev Event) bool {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	if e.closed {
 		return false
 	}
-	return e.deliver(ev, e.stop)
+	e.qmu.Lock()
+	defer e.qmu.Unlock()
+	e.pending = append(e.pending, ev)
+	return e.deliverPending(e.stop)
 }
 
-// send delivers ev, preferring delivery over cancellation so a consumer that
-// keeps reading sees the final events of an aborted turn.
-func (e *emitter) send(ev Event) bool { return e.deliver(ev, nil) }
+// send queues ev for the next flush.
+func (e *emitter) send(ev Event) {
+	e.qmu.Lock()
+	e.pending = append(e.pending, ev)
+	e.qmu.Unlock()
+}
+
+// flush delivers the queued events in order, preferring delivery over
+// cancellation so a consumer that keeps reading sees the final events of an
+// aborted turn. It reports false when ctx is done and the channel full: what
+// was not delivered is dropped, as the consumer has stopped reading.
+func (e *emitter) flush() bool {
+	e.qmu.Lock()
+	defer e.qmu.Unlock()
+	if len(e.pending) == 0 {
+		return true
+	}
+	if e.deliverPending(nil) {
+		return true
+	}
+	clear(e.pending)
+	e.pending = e.pending[:0]
+	return false
+}
+
+// deliverPending delivers the queued events in order until one cannot be
+// (ctx done and the channel full, or stop closed); that one and the rest
+// stay queued. The caller holds qmu.
+func (e *emitter) deliverPending(stop <-chan struct{}) bool {
+	for i, ev := range e.pending {
+		if !e.deliver(ev, stop) {
+			n := copy(e.pending, e.pending[i:])
+			clear(e.pending[n:])
+			e.pending = e.pending[:n]
+			return false
+		}
+	}
+	clear(e.pending)
+	e.pending = e.pending[:0]
+	return true
+}
 
 // deliver sends ev on the channel if there is room at once; otherwise it
 // waits until there is, ctx is done or stop is closed (a nil stop never is).
@@ -582,8 +644,14 @@ func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Inpu
 		if status != TurnCompleted || ctx.Err() != nil {
 			return derr
 		}
+		if len(r.opts.TurnOutput) > 0 {
+			em.flush() // middleware is the user's code, and may take a while
+		}
 		outReached, outErr = runOutput(ctx, tc, r.opts.TurnOutput, ErrOutputPipeline, "turn")
 		return outErr
+	}
+	if len(r.opts.TurnInput) > 0 {
+		em.flush()
 	}
 	reached, err := runOnion(ctx, tc, r.opts.TurnInput, core)
 	if ctx.Err() != nil {

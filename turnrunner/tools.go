@@ -279,9 +279,12 @@ func (r *Runner) complete(ctx context.Context, em *emitter, rec *callRecord, hoo
 	if err != nil {
 		return err
 	}
-	hctx := context.WithoutCancel(ctx) // a finished result is kept whatever happens to the turn
+	if len(hooks) > 0 {
+		em.flush() // hooks are the user's code, and may take a while
+	}
 	for _, h := range hooks {
-		nc, err := safeHook(hctx, h, call)
+		// A finished result is kept whatever happens to the turn.
+		nc, err := safeHook(context.WithoutCancel(ctx), h, call)
 		if err != nil {
 			r.opts.Logger.Debug().Str("call", rec.id).Err(err).Msg("result hook failed")
 			raw := call.Raw()
@@ -381,7 +384,7 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 				finalize = finalize || v.Decision == turnstate.Finalize
 				break
 			}
-			if r.needsApproval(ctx, rec) {
+			if r.needsApproval(ctx, em, rec) {
 				// Only a call that could run is put to a human.
 				if _, err := t.Validate(rec.raw); err != nil {
 					rec.fail(r.now(), toolErrorText(err))
@@ -454,6 +457,7 @@ func (r *Runner) executeAll(ctx context.Context, dc *dispatch.Context, em *emitt
 					return nil
 				}
 				r.execute(ctx, dc, em, spoolStore, runnable[i])
+				em.flush() // the siblings may run on: this call's events go now
 			}
 		})
 	}
@@ -537,7 +541,9 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 	switch out.Kind() {
 	case forge.OutputText, forge.OutputBytes, forge.OutputReader:
 		sctx := tctx // a reader is read under the rest of the tool's limit
-		if out.Kind() != forge.OutputReader {
+		if out.Kind() == forge.OutputReader {
+			em.flush() // reading it may take as long as the handler did
+		} else {
 			// The output is already in memory: what completed is stored, even if
 			// the turn is being cancelled.
 			sctx = context.WithoutCancel(ctx)
@@ -596,6 +602,7 @@ func (o *observer) ToolExecutionStart(e forge.ExecutionStart) {
 	o.started = o.r.safeNow()
 	o.em.send(ToolExecutionStart{TurnID: o.turnID, DispatchID: o.dispatchID, ToolName: e.ToolName,
 		ToolCallID: o.callID, Checksum: e.CallID, Args: e.Args, StartedAt: o.started})
+	o.em.flush() // the handler runs next, for as long as it takes
 }
 
 func (o *observer) ToolExecutionEnd(e forge.ExecutionEnd) {
