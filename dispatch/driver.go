@@ -86,6 +86,27 @@ func (driver) LastExecutedToolCall(c *Context, checksum string) (*forge.ToolCall
 	return nil, false
 }
 
+// AppendToolCalls appends the tool calls of c's timeline to dst, in order,
+// without copying the timeline.
+func (driver) AppendToolCalls(c *Context, dst []*forge.ToolCall) []*forge.ToolCall {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.timeline {
+		if e.ToolCall != nil {
+			dst = append(dst, e.ToolCall)
+		}
+	}
+	return dst
+}
+
+// HasToolCall reports whether c's timeline holds a tool call with id.
+func (driver) HasToolCall(c *Context, id string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.pos[entryKey{EntryToolCall, id}]
+	return ok
+}
+
 // Hydrate appends history entries to the timeline without storing them,
 // as New's timeline seeds it.
 func (driver) Hydrate(c *Context, entries ...Entry) error { return c.hydrate(entries...) }

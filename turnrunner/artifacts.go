@@ -49,13 +49,9 @@ func (r *Runner) forgeArtifactTools(tc *TurnContext, dc *dispatch.Context) error
 	if tc.forger == nil {
 		tc.forger = &spooledartifact.Forger{}
 	}
-	var calls []*forge.ToolCall
-	for _, e := range dc.Timeline() {
-		if e.ToolCall != nil {
-			calls = append(calls, e.ToolCall)
-		}
-	}
-	forged, err := tc.forger.Update(calls)
+	// The Forger keeps what it needs of calls, so the buffer is reused.
+	tc.artCalls = drive.AppendToolCalls(dc, tc.artCalls[:0])
+	forged, err := tc.forger.Update(tc.artCalls)
 	if err != nil {
 		return err
 	}

@@ -21,6 +21,8 @@ type dispatchDriver interface {
 	Save(ctx context.Context, dc *dispatch.Context, e dispatch.Entry, executed bool) error
 	GuardRepeat(dc *dispatch.Context, tool, checksum string, pending int) turnstate.Verdict
 	LastExecutedToolCall(dc *dispatch.Context, checksum string) (*forge.ToolCall, bool)
+	AppendToolCalls(dc *dispatch.Context, dst []*forge.ToolCall) []*forge.ToolCall
+	HasToolCall(dc *dispatch.Context, id string) bool
 	Hydrate(dc *dispatch.Context, entries ...dispatch.Entry) error
 	Outcome(dc *dispatch.Context) (acked bool, nackErr error)
 	IterationLimit(dc *dispatch.Context) int

@@ -297,6 +297,23 @@ func TestDuplicateCallIDsAreRenamedWithUnderscore(t *testing.T) {
 	}
 }
 
+func TestCallIDOfAnEarlierIterationIsRenamed(t *testing.T) {
+	echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
+	m := scripted.New(
+		scripted.Use(scripted.Call{ID: "d", Name: "echo", Args: `{"q":"1"}`}),
+		scripted.Use(scripted.Call{ID: "d", Name: "echo", Args: `{"q":"2"}`}, scripted.Call{ID: "d_2", Name: "echo", Args: `{"q":"3"}`}),
+		scripted.Say("done"))
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}})
+	run(t, r, turnrunner.Input{TurnID: "dup", Prompt: "go"})
+	var ids []string
+	for _, c := range storedCalls(t, r, "dup") {
+		ids = append(ids, c.ID())
+	}
+	if got, want := strings.Join(ids, ","), "d,d_2,d_2_2"; got != want {
+		t.Errorf("ids %q, want %q", got, want)
+	}
+}
+
 // callSaveFailingStore fails every save of a tool call.
 type callSaveFailingStore struct{ *dispatch.MemoryStore }
 

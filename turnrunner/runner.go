@@ -219,7 +219,8 @@ type TurnContext struct {
 
 	// forger keeps the artifact tools up to date; only the dispatch
 	// goroutine uses it.
-	forger *spooledartifact.Forger
+	forger   *spooledartifact.Forger
+	artCalls []*forge.ToolCall // the Forger's input, a buffer reused every iteration
 	// model is the dispatch's model behind the retry policy, built once
 	// per dispatch; only the dispatch goroutine uses it.
 	model *retryingModel

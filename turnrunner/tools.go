@@ -75,12 +75,8 @@ type callRecord struct {
 // form (see usableID, usableName) and refused with a result saying why.
 func (r *Runner) prepare(dc *dispatch.Context, calls []*callState) []*callRecord {
 	recs := make([]*callRecord, len(calls))
-	seen := make(map[string]bool, len(calls)) // the turn's call ids and this response's
-	for _, e := range dc.Timeline() {
-		if e.ToolCall != nil {
-			seen[e.ToolCall.ID()] = true
-		}
-	}
+	mine := make(map[string]bool, len(calls)) // this response's call ids
+	seen := func(id string) bool { return mine[id] || drive.HasToolCall(dc, id) }
 	for i, c := range calls {
 		id, idProblem := c.id, ""
 		if id == "" {
@@ -88,17 +84,17 @@ func (r *Runner) prepare(dc *dispatch.Context, calls []*callState) []*callRecord
 		} else {
 			id, idProblem = usableID(id)
 		}
-		if seen[id] {
+		if seen(id) {
 			base := cutUTF8(id, forge.MaxToolCallIDBytes-len("_")-10) // room for any suffix
 			for n := 2; ; n++ {
 				// "_": providers restrict tool-call id characters to [A-Za-z0-9_-].
 				id = base + "_" + strconv.Itoa(n)
-				if !seen[id] {
+				if !seen(id) {
 					break
 				}
 			}
 		}
-		seen[id] = true
+		mine[id] = true
 		raw := bytes.TrimSpace([]byte(c.args.String()))
 		if len(raw) == 0 {
 			raw = []byte("{}")
