@@ -4,7 +4,18 @@ import (
 	"encoding/json"
 	"slices"
 	"sync"
+
+	"github.com/ebbforge/adk/internal/forgestate"
 )
+
+func init() {
+	forgestate.Register(func(reg any) uint64 {
+		r := reg.(*Registry)
+		r.mu.RLock()
+		defer r.mu.RUnlock()
+		return r.changes
+	})
+}
 
 // Definition is a tool as providers take it.
 type Definition struct {
@@ -20,6 +31,8 @@ type Registry struct {
 	order  []string
 	tools  map[string]*Tool
 	hidden map[string]struct{}
+	// changes counts the changes made (see internal/forgestate).
+	changes uint64
 }
 
 // NewRegistry registers tools in order; a duplicate is ErrToolAlreadyRegistered.
@@ -46,6 +59,7 @@ func (r *Registry) Register(t *Tool, overwrite bool) error {
 		return ErrToolAlreadyRegistered.With(nil, "forge: tool %q is already registered", t.name)
 	}
 	r.put(t)
+	r.changes++
 	return nil
 }
 
@@ -93,6 +107,7 @@ func (r *Registry) Hide(names ...string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.hide(names)
+	r.changes++
 }
 
 func (r *Registry) hide(names []string) {
@@ -111,6 +126,7 @@ func (r *Registry) Unhide(names ...string) {
 	for _, n := range names {
 		delete(r.hidden, n)
 	}
+	r.changes++
 }
 
 // PruneEphemeral drops every ephemeral tool and its hidden entry. It is
@@ -118,6 +134,7 @@ func (r *Registry) Unhide(names ...string) {
 func (r *Registry) PruneEphemeral() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.changes++
 	r.order = slices.DeleteFunc(r.order, func(n string) bool {
 		if r.tools[n].opts.Ephemeral {
 			delete(r.tools, n)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/forgestate"
 	"github.com/ebbforge/adk/internal/safetext"
 	"github.com/ebbforge/adk/llm"
 	"github.com/ebbforge/adk/spooledartifact"
@@ -42,16 +43,22 @@ func (r *Runner) spool(ctx context.Context, store spooledartifact.Store, id stri
 // forgeArtifactTools drops last iteration's ephemeral tools and registers
 // artifact_* tools over the turn's tool calls into the dispatch registry.
 // The turn's Forger forges each tool once; new artifacts reach the tools
-// already forged.
+// already forged. When neither the tools nor the registry changed since
+// they were registered, dropping and registering them again would give
+// the same registry, so it is left as it is.
 func (r *Runner) forgeArtifactTools(tc *TurnContext, dc *dispatch.Context) error {
 	reg := dc.Tools()
-	reg.PruneEphemeral()
 	if tc.forger == nil {
 		tc.forger = &spooledartifact.Forger{}
 	}
 	// The Forger keeps what it needs of calls, so the buffer is reused.
 	tc.artCalls = drive.AppendToolCalls(dc, tc.artCalls[:0])
 	forged, err := tc.forger.Update(tc.artCalls)
+	if err == nil && tc.artRegistered.same(reg, forged) {
+		return nil
+	}
+	tc.artRegistered = artifactRegistration{}
+	reg.PruneEphemeral()
 	if err != nil {
 		return err
 	}
@@ -60,7 +67,23 @@ func (r *Runner) forgeArtifactTools(tc *TurnContext, dc *dispatch.Context) error
 			return err
 		}
 	}
+	tc.artRegistered = artifactRegistration{reg: reg, changes: forgestate.Changes(reg), tools: forged}
 	return nil
+}
+
+// artifactRegistration is the artifact tools last registered, the registry
+// they went into, and its change count right after.
+type artifactRegistration struct {
+	reg     *forge.Registry
+	changes uint64
+	tools   []*forge.Tool
+}
+
+// same reports whether tools, as a Forger returns them, are those
+// registered into reg, which has not changed since.
+func (a artifactRegistration) same(reg *forge.Registry, tools []*forge.Tool) bool {
+	return a.reg == reg && len(tools) > 0 && len(a.tools) == len(tools) && &a.tools[0] == &tools[0] &&
+		forgestate.Changes(reg) == a.changes
 }
 
 // previewResult is a short preview of a call's result for loop-guard texts:

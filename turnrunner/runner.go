@@ -221,6 +221,8 @@ type TurnContext struct {
 	// goroutine uses it.
 	forger   *spooledartifact.Forger
 	artCalls []*forge.ToolCall // the Forger's input, a buffer reused every iteration
+	// artRegistered are the artifact tools in the dispatch's registry.
+	artRegistered artifactRegistration
 	// model is the dispatch's model behind the retry policy, built once
 	// per dispatch; only the dispatch goroutine uses it.
 	model *retryingModel

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -513,5 +514,75 @@ func TestToolExecutionEventsUseOptionsNow(t *testing.T) {
 					e.StartedAt, e.EndedAt, e.Duration, lo, hi)
 			}
 		})
+	}
+}
+
+// TestEphemeralToolsLastOneIteration checks that an ephemeral tool a
+// middleware registers is offered in its iteration only, while the artifact
+// tools, registered once, stay offered in every later one.
+func TestEphemeralToolsLastOneIteration(t *testing.T) {
+	temp, err := forge.NewTool("temp", "for one iteration", objectSchema,
+		func(context.Context, map[string]any, forge.Invocation) (forge.Output, error) {
+			return forge.TextOutput("t"), nil
+		},
+		&forge.ToolOptions{Ephemeral: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	echo, err := forge.NewTool("echo", "echoes", objectSchema,
+		func(context.Context, map[string]any, forge.Invocation) (forge.Output, error) {
+			return forge.TextOutput("e"), nil
+		}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var offered [][]string
+	steps := [][]llm.Part{
+		callStep([3]string{"c1", "echo", `{"q":"1"}`}),
+		callStep([3]string{"c2", "echo", `{"q":"2"}`}),
+		callStep([3]string{"c3", "echo", `{"q":"3"}`}),
+		answerStep,
+	}
+	m := llm.ModelFunc(func(ctx context.Context, req *llm.Request) iter.Seq2[llm.Part, error] {
+		mu.Lock()
+		n := len(offered)
+		var names []string
+		for _, d := range req.Tools {
+			names = append(names, d.Name)
+		}
+		offered = append(offered, names)
+		mu.Unlock()
+		return func(yield func(llm.Part, error) bool) {
+			for _, p := range steps[n] {
+				if !yield(p, nil) {
+					return
+				}
+			}
+		}
+	})
+	mw := func(ctx context.Context, dc *dispatch.Context, next turnrunner.Next) error {
+		if dc.Iteration() == 1 {
+			if err := dc.Tools().Register(temp, false); err != nil {
+				return err
+			}
+		}
+		return next(ctx)
+	}
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, DispatchInput: []turnrunner.DispatchMiddleware{mw}})
+	if end := turnEnd(t, run(t, r, turnrunner.Input{Prompt: "go"})); end.Status != turnrunner.TurnCompleted {
+		t.Fatalf("turn %s: %v", end.Status, end.Err)
+	}
+	has := func(names []string, name string) bool { return slices.Contains(names, name) }
+	for i, names := range offered {
+		if got, want := has(names, "temp"), i == 1; got != want {
+			t.Errorf("request %d offers temp: %v, want %v (%v)", i, got, want, names)
+		}
+		if got, want := has(names, "artifact_head"), i > 0; got != want {
+			t.Errorf("request %d offers artifact_head: %v, want %v (%v)", i, got, want, names)
+		}
+	}
+	if len(offered) != len(steps) {
+		t.Errorf("%d requests, want %d", len(offered), len(steps))
 	}
 }

@@ -20,6 +20,7 @@ var layers = map[string]int{
 	"internal/quoted":              0,
 	"internal/safetext":            0,
 	"internal/turnstate":           0, // the runner's driver of dispatch contexts, registered by dispatch
+	"internal/forgestate":          0, // a registry's change count, registered by forge
 	"llm/internal/sse":             0,
 	"llm/internal/wire":            1,  // above its SSE reader
 	"llm/internal/wiretest":        10, // test helpers of the adapters
