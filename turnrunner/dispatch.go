@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/rs/zerolog"
 
 	"github.com/ebbforge/adk/dispatch"
@@ -289,7 +288,7 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 	if err != nil {
 		return stepResult{}, ErrModel.With(err, "turnrunner: build request")
 	}
-	st := streamState{id: uuid.NewString()}
+	st := streamState{id: newEntryID()}
 	callStart := r.now()
 	modelErr := r.consume(ctx, tc, req, em, &st, it)
 	if modelErr == nil && ctx.Err() != nil {
@@ -406,7 +405,7 @@ func (r *Runner) consume(ctx context.Context, tc *TurnContext, req *llm.Request,
 				continue
 			}
 			if st.msgID == "" {
-				st.msgID = uuid.NewString()
+				st.msgID = newEntryID()
 				st.msgCreated = r.now()
 				st.msgBlock = st.addBlock()
 			}
@@ -418,7 +417,7 @@ func (r *Runner) consume(ctx context.Context, tc *TurnContext, req *llm.Request,
 		case llm.PartThought:
 			t := st.thought(p.Index)
 			if t.id == "" {
-				t.id = uuid.NewString()
+				t.id = newEntryID()
 				t.created = r.now()
 			}
 			if p.Payload != nil {

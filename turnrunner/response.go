@@ -2,8 +2,12 @@ package turnrunner
 
 import (
 	"context"
+	"encoding/binary"
+	"math/rand/v2"
 	"strings"
 	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
@@ -155,4 +159,18 @@ func (r *Runner) abandon(em *emitter, st *streamState, err error) {
 	if st.msgID != "" {
 		em.send(MessageDelta{ID: st.msgID, Full: st.msg.String(), Err: err, CreatedAt: st.msgCreated, CompletedAt: r.now()})
 	}
+}
+
+// newEntryID is a random (version 4) UUID for the entries of a response:
+// an identifier that must not collide, not a secret, so it comes from the
+// runtime's fast generator rather than the operating system's. Gates and
+// turns, whose ids a caller may present to act on them, keep
+// crypto/rand's.
+func newEntryID() string {
+	var u uuid.UUID
+	binary.LittleEndian.PutUint64(u[:8], rand.Uint64())
+	binary.LittleEndian.PutUint64(u[8:], rand.Uint64())
+	u[6] = u[6]&0x0f | 0x40 // version 4
+	u[8] = u[8]&0x3f | 0x80 // RFC 9562 variant
+	return u.String()
 }

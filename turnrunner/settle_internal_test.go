@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/ebbforge/adk/canonical"
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
@@ -71,5 +73,23 @@ func TestExecuteRecoversEverything(t *testing.T) {
 	em.finish(nil)
 	if rec.panicked == nil || !strings.Contains(rec.panicked.Error(), "clock") {
 		t.Fatalf("panicked = %v", rec.panicked)
+	}
+}
+
+func TestNewEntryIDIsAVersion4UUID(t *testing.T) {
+	seen := map[string]bool{}
+	for range 1000 {
+		id := newEntryID()
+		u, err := uuid.Parse(id)
+		if err != nil {
+			t.Fatalf("%q: %v", id, err)
+		}
+		if u.Version() != 4 || u.Variant() != uuid.RFC4122 {
+			t.Fatalf("%q: version %d, variant %s", id, u.Version(), u.Variant())
+		}
+		if seen[id] {
+			t.Fatalf("%q repeated", id)
+		}
+		seen[id] = true
 	}
 }

@@ -17,7 +17,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/google/uuid"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/ebbforge/adk/canonical"
@@ -80,7 +79,7 @@ func (r *Runner) prepare(dc *dispatch.Context, calls []*callState) []*callRecord
 	for i, c := range calls {
 		id, idProblem := c.id, ""
 		if id == "" {
-			id = "call_" + uuid.NewString()
+			id = "call_" + newEntryID()
 		} else {
 			id, idProblem = usableID(id)
 		}
