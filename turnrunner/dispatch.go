@@ -410,8 +410,7 @@ func (r *Runner) consume(ctx context.Context, tc *TurnContext, req *llm.Request,
 				st.msgBlock = st.addBlock()
 			}
 			st.msg.WriteString(p.Text)
-			em.send(MessageDelta{ID: st.msgID, Delta: p.Text, Full: st.msg.String(), CreatedAt: st.msgCreated})
-			if !em.flush() {
+			if !em.sendNow(MessageDelta{ID: st.msgID, Delta: p.Text, Full: st.msg.String(), CreatedAt: st.msgCreated}) {
 				return context.Cause(ctx)
 			}
 		case llm.PartThought:
@@ -428,8 +427,7 @@ func (r *Runner) consume(ctx context.Context, tc *TurnContext, req *llm.Request,
 			}
 			if p.Text != "" {
 				t.text.WriteString(p.Text)
-				em.send(ThoughtDelta{ID: t.id, Delta: p.Text, Full: t.text.String(), CreatedAt: t.created})
-				if !em.flush() {
+				if !em.sendNow(ThoughtDelta{ID: t.id, Delta: p.Text, Full: t.text.String(), CreatedAt: t.created}) {
 					return context.Cause(ctx)
 				}
 			}

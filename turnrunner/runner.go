@@ -377,9 +377,10 @@ func (tc *TurnContext) WaitFor(ctx context.Context, req dispatch.GateRequest) (a
 //
 // The runner's events are queued by send and reach the channel in bursts,
 // at flush: the runner flushes whenever it is about to wait on something
-// outside itself (the model, a tool's handler or a reader it returned,
-// middleware, result hooks, a human, a retry's backoff) and when the turn
-// ends. A consumer thus sees every event no later than it would have
+// outside itself (the model, a tool's handler or a reader it returned, a
+// sibling call, middleware, result hooks, the approval policy, a human, a
+// retry's backoff), when the queue outgrows the channel's buffer, and when
+// the turn ends. A consumer thus sees every event no later than it would have
 // mattered, and is woken once per burst rather than once per event: a
 // goroutine wake-up costs more than the runner's whole work on most events.
 //
@@ -453,11 +454,28 @@ func (e *emitter) sendExternal(ev Event) bool {
 	return e.deliverPending(e.stop)
 }
 
-// send queues ev for the next flush.
+// send queues ev for the next flush. A queue as long as the channel's
+// buffer is flushed at once, so that the queue stays bounded and a slow
+// consumer holds the runner back as before.
 func (e *emitter) send(ev Event) {
 	e.qmu.Lock()
+	defer e.qmu.Unlock()
 	e.pending = append(e.pending, ev)
-	e.qmu.Unlock()
+	if len(e.pending) > cap(e.ch) {
+		e.flushLocked()
+	}
+}
+
+// sendNow sends ev and flushes, as send and flush would (one lock, and no
+// queueing when nothing is queued: the path of streamed text).
+func (e *emitter) sendNow(ev Event) bool {
+	e.qmu.Lock()
+	defer e.qmu.Unlock()
+	if len(e.pending) == 0 {
+		return e.deliver(ev, nil)
+	}
+	e.pending = append(e.pending, ev)
+	return e.flushLocked()
 }
 
 // flush delivers the queued events in order, preferring delivery over
@@ -467,6 +485,11 @@ func (e *emitter) send(ev Event) {
 func (e *emitter) flush() bool {
 	e.qmu.Lock()
 	defer e.qmu.Unlock()
+	return e.flushLocked()
+}
+
+// flushLocked is flush for a caller holding qmu.
+func (e *emitter) flushLocked() bool {
 	if len(e.pending) == 0 {
 		return true
 	}

@@ -93,3 +93,23 @@ func TestNewEntryIDIsAVersion4UUID(t *testing.T) {
 		seen[id] = true
 	}
 }
+
+// TestEmitterQueueIsBoundedByTheBuffer checks that send only queues until
+// the queue outgrows the channel's buffer, then delivers.
+func TestEmitterQueueIsBoundedByTheBuffer(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // a full channel then drops instead of waiting
+	em := newEmitter(ctx, 2)
+	em.send(Log{Message: "a"})
+	em.send(Log{Message: "b"})
+	if len(em.ch) != 0 || len(em.pending) != 2 {
+		t.Fatalf("after two sends: %d delivered, %d queued; want 0 and 2", len(em.ch), len(em.pending))
+	}
+	em.send(Log{Message: "c"})
+	if len(em.ch) != 2 || len(em.pending) != 0 {
+		t.Fatalf("after three sends: %d delivered, %d queued; want 2 and 0", len(em.ch), len(em.pending))
+	}
+	if got := (<-em.ch).(Log).Message + (<-em.ch).(Log).Message; got != "ab" {
+		t.Errorf("delivered %q, want the first two in order", got)
+	}
+}
