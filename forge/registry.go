@@ -170,10 +170,14 @@ func (r *Registry) Clone() *Registry {
 // documents, not copies: read them, never modify them (Tool.Schema gives
 // a copy).
 func (r *Registry) Definitions() []Definition {
-	vis := r.Visible()
-	out := make([]Definition, len(vis))
-	for i, t := range vis {
-		out[i] = Definition{Name: t.name, Description: t.description, Parameters: t.schema}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]Definition, 0, len(r.order))
+	for _, n := range r.order {
+		if _, h := r.hidden[n]; !h {
+			t := r.tools[n]
+			out = append(out, Definition{Name: t.name, Description: t.description, Parameters: t.schema})
+		}
 	}
 	return out
 }

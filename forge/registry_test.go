@@ -156,7 +156,7 @@ func TestRegistryClone(t *testing.T) {
 
 func TestRegistryDefinitions(t *testing.T) {
 	r, _ := NewRegistry(namedTool(t, "a", nil), namedTool(t, "b", nil))
-	r.Hide("a")
+	r.Hide("a", "not-registered", "nor-this", "nor-that")
 	defs := r.Definitions()
 	if len(defs) != 1 || defs[0].Name != "b" || defs[0].Description != "tool b" || !json.Valid(defs[0].Parameters) {
 		t.Errorf("definitions = %+v", defs)
