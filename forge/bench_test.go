@@ -86,6 +86,7 @@ func BenchmarkExecute(b *testing.B) {
 		{"untyped_timeout", tools["timeout"], bg, Invocation{}},
 		{"untyped_cancellable_ctx", tools["untyped"], cancellable, Invocation{}},
 		{"untyped_presetCallID", tools["untyped"], bg, Invocation{CallID: "c"}},
+		{"typed_presetCallID", tools["typed"], bg, Invocation{CallID: "c"}},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
