@@ -129,7 +129,6 @@ func (st *state) checksum(tool string, args []byte) (string, error) {
 type state struct {
 	buf     []byte     // canonical output
 	enc     []byte     // JSON text of a Go value, before canonicalisation
-	tmp     []byte     // members of an object being reordered
 	arena   []byte     // sort keys of the open objects' members, as a stack
 	members []member   // members of the open objects, as a stack
 	keys    []string   // keys of the Go maps being encoded, as a stack
@@ -145,7 +144,7 @@ var statePool = sync.Pool{New: func() any { return new(state) }}
 func getState() *state { return statePool.Get().(*state) }
 
 func putState(st *state) {
-	if cap(st.buf)+cap(st.enc)+cap(st.tmp)+cap(st.arena)+16*cap(st.members) > maxPooled {
+	if cap(st.buf)+cap(st.enc)+cap(st.arena)+16*cap(st.members) > maxPooled {
 		*st = state{}
 	}
 	clear(st.keys[:cap(st.keys)]) // drop the strings

@@ -73,6 +73,9 @@ func scanNumber(data []byte, i int) (end, keep int, ok bool) {
 		}
 		return end, 0, true // JavaScript writes exponents only outside 1e-6..1e21, and its own way
 	}
+	if end > dot && end-d <= 16 && data[d] != '0' && data[end-1] != '0' {
+		return end, end, true // a decimal of up to 15 digits and no zero to drop, also common
+	}
 	keep = end
 	for keep > dot && data[keep-1] == '0' {
 		keep-- // trailing fraction zeros

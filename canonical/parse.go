@@ -188,11 +188,12 @@ func (p *parser) object(i, depth int) (int, error) {
 			prev.end = m.start - 1 // at the comma
 			sorted = sorted && p.less(prev, m)
 		}
-		if i = p.space(i); i >= len(data) || data[i] != ':' {
-			return 0, syntaxError(data, i, "expecting ':'")
-		}
-		if i, err = p.value(p.space(i+1), depth); err != nil {
+		if i, err = p.value(i, depth); err != nil {
 			return 0, err
+		}
+		if i < len(data) && data[i] == ',' { // compact text, spared a call to next
+			i = p.space(i + 1)
+			continue
 		}
 		if i, closed, err = p.next(i, '}'); err != nil {
 			return 0, err
@@ -209,28 +210,23 @@ func (p *parser) object(i, depth int) (int, error) {
 	}
 }
 
-// key reads the member key at data[i] and pushes its member (its end is
-// set later); it returns the index past the key.
+// key reads the member key at data[i] and the colon after it, and pushes
+// its member (its end is set later); it returns the index of the value.
 func (p *parser) key(i int) (int, error) {
 	data := p.data
 	if i >= len(data) || data[i] != '"' {
 		return 0, syntaxError(data, i, "expecting a string key")
 	}
-	// Filled in place: reslicing stores only a length, where appending a
-	// built member stores the whole slice (with a write barrier) and struct.
-	if len(p.members) == cap(p.members) {
-		p.members = slices.Grow(p.members, 1)
-	}
-	p.members = p.members[:len(p.members)+1]
-	m := &p.members[len(p.members)-1]
-	*m = member{start: uint32(p.pos(i)), ks: uint32(i + 1)}
-	if i+9 <= len(data) {
-		// A key of up to seven plain ASCII bytes, the common case: the
-		// first byte a string scanner would stop at is the closing quote.
+	m := member{start: uint32(p.pos(i)), ks: uint32(i + 1)}
+	if i+10 <= len(data) {
+		// A key of up to seven plain ASCII bytes and then the colon, the
+		// common case: the first byte a string scanner would stop at is
+		// the closing quote.
 		w := binary.LittleEndian.Uint64(data[i+1:])
-		if z := bits.TrailingZeros64(specialMask(w)) &^ 7; z < 64 && byte(w>>z) == '"' {
+		if z := bits.TrailingZeros64(specialMask(w)) &^ 7; z < 64 && byte(w>>z) == '"' && data[i+2+z>>3] == ':' {
 			m.ke, m.prefix = m.ks+uint32(z>>3), bits.ReverseBytes64(w)&^(^uint64(0)>>z)
-			return int(m.ke) + 1, nil
+			p.members = append(p.members, m)
+			return p.space(int(m.ke) + 2), nil
 		}
 	}
 	end, flags, err := scanString(data, i)
@@ -248,10 +244,14 @@ func (p *parser) key(i int) (int, error) {
 	var w [8]byte // zero-padded
 	copy(w[:], key)
 	m.prefix = binary.BigEndian.Uint64(w[:])
+	p.members = append(p.members, m)
 	if flags&flagRewrite != 0 {
 		p.rewriteString(i, end)
 	}
-	return end, nil
+	if i = p.space(end); i >= len(data) || data[i] != ':' {
+		return 0, syntaxError(data, i, "expecting ':'")
+	}
+	return p.space(i + 1), nil
 }
 
 func (p *parser) keyText(m *member) []byte {
@@ -275,12 +275,16 @@ func (p *parser) less(a, b *member) bool {
 
 // reorder puts the members ms of the object whose braces are at output
 // offset start and data[closing] in key order, keeping only the last of
-// equal keys, as JSON.parse does.
+// equal keys, as JSON.parse does: the members are appended in order past
+// the object's text, each with the comma (or brace) before it, and then
+// moved over that text.
 func (p *parser) reorder(start, closing int, ms []member) {
 	// Stable, so that equal keys stay in document order. Most objects are
 	// small, and an insertion sort that mostly compares prefixes is
-	// quickest for them.
-	if len(ms) > 16 {
+	// quickest for them. A key equal to an earlier one is inserted next to
+	// a key with its prefix: without such ties there is nothing to drop.
+	ties := len(ms) > 16
+	if ties {
 		slices.SortStableFunc(ms, p.compare)
 	}
 	for k := 1; k < len(ms) && len(ms) <= 16; k++ {
@@ -289,31 +293,20 @@ func (p *parser) reorder(start, closing int, ms []member) {
 			ms[j] = ms[j-1]
 		}
 		ms[j] = m
+		ties = ties || j > 0 && ms[j-1].prefix == m.prefix
 	}
-	var src []byte // holds the members' text, at their output offsets + off
-	off := p.from - len(p.out)
-	if start >= len(p.out) {
-		// The whole object is still pending input: its members are
-		// copied from there once, in order.
-		p.out = append(p.out, p.data[p.from:start+off+1]...)
-		src = p.data
-	} else {
-		p.flush(closing)
-		p.tmp = append(p.tmp[:0], p.out[start+1:]...)
-		p.out = p.out[:start+1]
-		src, off = p.tmp, -(start + 1)
-	}
-	out := p.out
+	p.flush(closing)
+	body := len(p.out)
+	out, src := p.out, p.out // src keeps the text should out move
 	for k := range ms {
-		if k+1 < len(ms) && !p.less(&ms[k], &ms[k+1]) {
+		if ties && k+1 < len(ms) && !p.less(&ms[k], &ms[k+1]) {
 			continue // a later duplicate wins
 		}
-		if len(out) > start+1 {
-			out = append(out, ',')
-		}
-		out = append(out, src[int(ms[k].start)+off:int(ms[k].end)+off]...)
+		n := len(out)
+		out = append(out, src[ms[k].start-1:ms[k].end]...)
+		out[n] = ','
 	}
-	p.out = out
+	p.out = out[:start+1+copy(out[start+1:], out[body+1:])]
 	p.from = closing // the brace is still to be copied
 }
 
