@@ -202,3 +202,111 @@ func libraryDefaults(t *testing.T, v *validator, schema, raw string, got map[str
 	}
 	return want
 }
+
+// plainDefaultsArgs is a struct of plain fields with root defaults: the
+// typed tool sets it from the validated arguments, defaults included.
+type plainDefaultsArgs struct {
+	City  string  `json:"city"`
+	Days  int     `json:"days,omitempty"`
+	Units string  `json:"units,omitempty"`
+	Ratio float64 `json:"ratio,omitempty"`
+	Exact bool    `json:"exact,omitempty"`
+	Big   int64   `json:"big,omitempty"`
+}
+
+func (plainDefaultsArgs) CustomizeSchema(s *jsonschema.Schema) error {
+	s.Properties["days"].Default = json.RawMessage(`3.0e0`)
+	s.Properties["units"].Default = json.RawMessage(`"metric"`)
+	s.Properties["ratio"].Default = json.RawMessage(`0.1`)
+	s.Properties["exact"].Default = json.RawMessage(`true`)
+	s.Properties["big"].Default = json.RawMessage(`9007199254740993`) // float64 rounds it, as the patch does
+	return nil
+}
+
+// decodePlainDefaults is the typed decoding without structFill: the raw
+// document, then the root defaults it lacks, re-encoded, over the struct.
+func decodePlainDefaults(t *testing.T, v *validator, raw []byte) plainDefaultsArgs {
+	t.Helper()
+	var a plainDefaultsArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		plain, changed := plainIntegers(raw)
+		if !changed {
+			t.Fatalf("decode %s: %v", raw, err)
+		}
+		a = plainDefaultsArgs{}
+		if err := json.Unmarshal(plain, &a); err != nil {
+			t.Fatalf("decode %s: %v", plain, err)
+		}
+	}
+	var present map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &present); err != nil {
+		t.Fatal(err)
+	}
+	var mask uint64
+	for i, d := range v.defaults {
+		if _, ok := present[d.name]; !ok {
+			mask |= 1 << i
+		}
+	}
+	if err := json.Unmarshal(v.defaultsPatch(mask), &a); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func checkPlainDefaults(t *testing.T, tool *Tool, got *plainDefaultsArgs, raw []byte) {
+	t.Helper()
+	*got = plainDefaultsArgs{}
+	if _, err := tool.Execute(context.Background(), raw, Invocation{}, nil); err != nil {
+		return // refused: both paths decode only validated arguments
+	}
+	if diff := cmp.Diff(decodePlainDefaults(t, tool.v, raw), *got); diff != "" {
+		t.Errorf("%s (-slow path +got):\n%s", raw, diff)
+	}
+}
+
+func plainDefaultsTool(t testing.TB, got *plainDefaultsArgs) *Tool {
+	tool, err := NewTypedTool("t", "d", func(_ context.Context, a plainDefaultsArgs, _ Invocation) (Output, error) {
+		*got = a
+		return TextOutput(""), nil
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tool.v.topDefaultsOnly || len(tool.v.defaults) != 5 {
+		t.Fatalf("defaults = %+v top=%v, want five root defaults", tool.v.defaults, tool.v.topDefaultsOnly)
+	}
+	return tool
+}
+
+var plainDefaultsCases = []string{`{"city":"Oslo"}`, `{"city":"Oslo","days":7}`, `{"city":"x","units":"imperial","ratio":2.5e-1}`,
+	`{"city":"x","days":1e1,"exact":false,"big":-12}`, `{"city":"x","big":9007199254740993}`, `{"city":"x","days":null}`,
+	`{"city":"\u00e9","ratio":-0}`, `{"city":"x","days":2,"days":4}`}
+
+// Root defaults of a struct of plain fields come out as the slower path,
+// which decodes raw and then the defaults' patch, makes them.
+func TestPlainDefaultsAsSlowPath(t *testing.T) {
+	var got plainDefaultsArgs
+	tool := plainDefaultsTool(t, &got)
+	for _, raw := range plainDefaultsCases {
+		checkPlainDefaults(t, tool, &got, []byte(raw))
+	}
+	if _, err := tool.Execute(context.Background(), []byte(`{"city":"Oslo"}`), Invocation{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := plainDefaultsArgs{City: "Oslo", Days: 3, Units: "metric", Ratio: 0.1, Exact: true, Big: 9007199254740992}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("defaults (-want +got):\n%s", diff)
+	}
+}
+
+func FuzzPlainDefaults(f *testing.F) {
+	for _, raw := range plainDefaultsCases {
+		f.Add([]byte(raw))
+	}
+	var got plainDefaultsArgs
+	tool := plainDefaultsTool(f, &got)
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		checkPlainDefaults(t, tool, &got, raw)
+	})
+}

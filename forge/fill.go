@@ -97,10 +97,12 @@ func plainName(name string) bool {
 // every integer is exact, and no literal rounded onto it.
 const maxExactInt = 1 << 53
 
-// fill sets *dst (a pointer to the struct) from args, decoded from raw; false
-// when it could not, leaving *dst partly set. raw must have no literal that
-// float64 may round (mayRoundNumber): args then hold every number exactly as
-// written, and an integral float64 is an integer literal's value.
+// fill sets *dst (a pointer to the struct) from args, decoded from raw, with
+// any root defaults filled in; false when it could not, leaving *dst partly
+// set. raw must have no literal that float64 may round (mayRoundNumber):
+// args then hold every number exactly as written, and an integral float64 is
+// an integer literal's value. A default in args is the decoded value whose
+// re-encoding the slower path decodes over the struct: the same value.
 func (f *structFill) fill(dst reflect.Value, raw []byte, args map[string]any) bool {
 	if mayRoundNumber(raw) {
 		return false

@@ -200,7 +200,8 @@ type Tool struct {
 	v    *validator
 	lazy *lazyValidator
 	// decode turns validated arguments into a *A for the typed handler
-	// (set from args for a struct of plain fields, or decoded from raw, patched with the root defaults that were filled in, or
+	// (set from args, root defaults included, for a struct of plain
+	// fields, or decoded from raw, patched with the root defaults that were filled in, or
 	// from raw re-decoded with its number literals kept when nested
 	// defaults may apply) and typed calls the handler with it; both are nil
 	// for untyped tools.
@@ -289,9 +290,10 @@ func NewTypedTool[A any](name, description string, h func(ctx context.Context, a
 	return newTool(&p, name, description, nil, s, opts, func(t *Tool) {
 		t.keys = keys
 		t.decode = func(v *validator, raw json.RawMessage, args map[string]any, added applied) (any, error) {
-			if fill != nil && added == (applied{}) {
-				// The validated arguments already hold the values: set
-				// the struct from them rather than parse raw again.
+			if fill != nil && !added.all {
+				// The validated arguments already hold the values, root
+				// defaults included: set the struct from them rather
+				// than parse raw (and the defaults) again.
 				a := new(A)
 				if fill.fill(reflect.ValueOf(a), raw, args) {
 					return a, nil
