@@ -177,3 +177,18 @@ func TestLazySchemaConcurrentFirstUse(t *testing.T) {
 		}
 	}
 }
+
+// Artifact tools are forged in bulk, a few per tool result: a LazySchema
+// one costs the tool and its copy of the document, nothing more.
+func TestLazyConstructionAllocs(t *testing.T) {
+	doc := json.RawMessage(`{"additionalProperties":false,"type":"object","properties":{"a":{"type":"string"}}}`)
+	opts := &ToolOptions{Ephemeral: true, OnCollision: CollisionReplace, LazySchema: true}
+	h := func(context.Context, map[string]any, Invocation) (string, error) { return "", nil }
+	if n := testing.AllocsPerRun(50, func() {
+		if _, err := NewArtifactTool("artifact_x", "d", doc, h, opts); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 2 {
+		t.Errorf("NewArtifactTool with LazySchema: %v allocations, want 2", n)
+	}
+}
