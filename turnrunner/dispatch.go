@@ -11,6 +11,7 @@ import (
 
 	"github.com/ebbforge/adk/dispatch"
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/forgestate"
 	"github.com/ebbforge/adk/llm"
 )
 
@@ -284,7 +285,7 @@ func (m *retryingModel) onRetry(attempt int, delay time.Duration, err error) {
 // response and runs its tool calls.
 func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context, em *emitter, final bool, finalReason string) (stepResult, error) {
 	it := dc.Iteration()
-	req, err := r.buildRequest(dc, final, finalReason)
+	req, err := r.buildRequest(tc, dc, final, finalReason)
 	if err != nil {
 		return stepResult{}, ErrModel.With(err, "turnrunner: build request")
 	}
@@ -479,15 +480,11 @@ func notExecuted(why string) string {
 
 // buildRequest renders the system prompt and snapshots the timeline and the
 // visible tools.
-func (r *Runner) buildRequest(dc *dispatch.Context, final bool, finalReason string) (*llm.Request, error) {
+func (r *Runner) buildRequest(tc *TurnContext, dc *dispatch.Context, final bool, finalReason string) (*llm.Request, error) {
+	tools := tc.offered.of(dc.Tools())
 	req := &llm.Request{TurnID: dc.TurnID(), DispatchID: dc.DispatchID(), Iteration: dc.Iteration(),
 		Timeline: dc.Timeline(), Final: final, Options: r.opts.ModelOptions,
-		Instructions: slices.Clone(r.opts.Instructions)}
-	for _, t := range dc.Tools().All() {
-		if t.Options().Trusted {
-			req.TrustedTools = append(req.TrustedTools, t.Name())
-		}
-	}
+		Instructions: slices.Clone(r.opts.Instructions), TrustedTools: tools.trusted}
 	if sp := dc.SystemPrompt(); sp != nil {
 		s, err := sp.Render(dc)
 		if err != nil {
@@ -504,6 +501,34 @@ func (r *Runner) buildRequest(dc *dispatch.Context, final bool, finalReason stri
 		req.Timeline = append(req.Timeline, dispatch.Entry{Message: note})
 		return req, nil
 	}
-	req.Tools = dc.Tools().Definitions()
+	req.Tools = tools.defs
 	return req, nil
+}
+
+// offeredTools are the tool definitions of a request and the names of the
+// trusted tools, as of a registry's change count: requests share them
+// while the registry does not change (the slices are full, so an append
+// copies them).
+type offeredTools struct {
+	reg     *forge.Registry
+	changes uint64
+	defs    []forge.Definition
+	trusted []string
+}
+
+// of returns the offered tools of reg, computing them again only when reg
+// changed.
+func (o *offeredTools) of(reg *forge.Registry) *offeredTools {
+	changes := forgestate.Changes(reg)
+	if o.reg == reg && o.changes == changes {
+		return o
+	}
+	*o = offeredTools{reg: reg, changes: changes, defs: slices.Clip(reg.Definitions())}
+	for _, t := range reg.All() {
+		if t.Options().Trusted {
+			o.trusted = append(o.trusted, t.Name())
+		}
+	}
+	o.trusted = slices.Clip(o.trusted)
+	return o
 }

@@ -223,6 +223,8 @@ type TurnContext struct {
 	artCalls []*forge.ToolCall // the Forger's input, a buffer reused every iteration
 	// artRegistered are the artifact tools in the dispatch's registry.
 	artRegistered artifactRegistration
+	// offered are the tools the dispatch's requests offer.
+	offered offeredTools
 	// model is the dispatch's model behind the retry policy, built once
 	// per dispatch; only the dispatch goroutine uses it.
 	model *retryingModel
