@@ -55,6 +55,7 @@ func main() {
 	w1Turns := flag.Int("w1turns", 200, "W1 turns per framework per round")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	memProfile := flag.String("memprofile", "", "write a profile of every allocation of the run to this file (slow)")
+	flag.StringVar(&framework, "framework", "both", "run both, or only kit or eino (the other's figures are then a no-op's), for profiles and instruction counts")
 	flag.Parse()
 	if *memProfile != "" {
 		runtime.MemProfileRate = 1
@@ -150,6 +151,9 @@ func measure(n int, op func() error) (sample, error) {
 		allocs: float64(m1.Mallocs-m0.Mallocs) / float64(n), bytes: float64(m1.TotalAlloc-m0.TotalAlloc) / float64(n)}, nil
 }
 
+// framework is the -framework flag.
+var framework string
+
 // alternate builds both operations, warms them up and measures each rounds
 // times, the first to go alternating; it returns the kit's and eino's samples.
 func alternate(rounds, n int, kit, eino func() (func() error, error)) (k, e []sample, err error) {
@@ -160,6 +164,12 @@ func alternate(rounds, n int, kit, eino func() (func() error, error)) (k, e []sa
 	eop, err := eino()
 	if err != nil {
 		return nil, nil, err
+	}
+	switch framework {
+	case "kit":
+		eop = func() error { return nil }
+	case "eino":
+		kop = func() error { return nil }
 	}
 	for _, op := range []func() error{kop, eop} {
 		if _, err := measure(max(1, n/10), op); err != nil {
