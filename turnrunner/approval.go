@@ -28,14 +28,13 @@ const awaitingText = "Tool call awaiting approval: the turn is suspended until a
 const queuedText = "(queued: waiting for the response's approvals)"
 
 // needsApproval applies Options.RequireApproval and Options.Approval.
-func (r *Runner) needsApproval(ctx context.Context, em *emitter, rec *callRecord) (ask bool) {
+func (r *Runner) needsApproval(ctx context.Context, rec *callRecord) (ask bool) {
 	if r.approval[rec.name] {
 		return true
 	}
 	if r.opts.Approval == nil {
 		return false
 	}
-	em.flush()
 	defer func() {
 		if recover() != nil {
 			ask = true

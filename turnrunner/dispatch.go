@@ -148,14 +148,8 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 			if stepErr != nil || dc.IsSignalled() {
 				return stepErr
 			}
-			if len(r.opts.DispatchOutput) > 0 {
-				em.flush() // middleware is the user's code, and may take a while
-			}
 			outReached, outErr = runOutput(ctx, dc, r.opts.DispatchOutput, ErrDispatchPipeline, "dispatch")
 			return outErr
-		}
-		if len(r.opts.DispatchInput) > 0 {
-			em.flush()
 		}
 		reached, err := runOnion(ctx, dc, r.opts.DispatchInput, core)
 		if ctx.Err() != nil || aborted != nil {
@@ -275,7 +269,6 @@ func (m *retryingModel) onRetry(attempt int, delay time.Duration, err error) {
 	m.em.send(Warning{DispatchID: m.dispatchID, Iteration: m.it, Kind: "model-retry",
 		Message: fmt.Sprintf("model call attempt %d failed; retrying in %s", attempt, delay.Round(time.Millisecond)),
 		Err:     err, EmittedAt: m.r.now()})
-	m.em.flush() // before the backoff
 	if m.r.opts.Retry.OnRetry != nil {
 		m.r.opts.Retry.OnRetry(attempt, delay, err)
 	}
@@ -392,7 +385,6 @@ func (r *Runner) consume(ctx context.Context, tc *TurnContext, req *llm.Request,
 		tc.model = m
 	}
 	m.dispatchID, m.it = req.DispatchID, it
-	em.flush() // the model may take a while: the consumer sees what came before
 	for p, err := range m.model.Stream(ctx, req) {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
@@ -411,9 +403,7 @@ func (r *Runner) consume(ctx context.Context, tc *TurnContext, req *llm.Request,
 				st.msgBlock = st.addBlock()
 			}
 			st.msg.WriteString(p.Text)
-			if !em.sendNow(MessageDelta{ID: st.msgID, Delta: p.Text, Full: st.msg.String(), CreatedAt: st.msgCreated}) {
-				return context.Cause(ctx)
-			}
+			em.send(MessageDelta{ID: st.msgID, Delta: p.Text, Full: st.msg.String(), CreatedAt: st.msgCreated})
 		case llm.PartThought:
 			t := st.thought(p.Index)
 			if t.id == "" {
@@ -428,9 +418,7 @@ func (r *Runner) consume(ctx context.Context, tc *TurnContext, req *llm.Request,
 			}
 			if p.Text != "" {
 				t.text.WriteString(p.Text)
-				if !em.sendNow(ThoughtDelta{ID: t.id, Delta: p.Text, Full: t.text.String(), CreatedAt: t.created}) {
-					return context.Cause(ctx)
-				}
+				em.send(ThoughtDelta{ID: t.id, Delta: p.Text, Full: t.text.String(), CreatedAt: t.created})
 			}
 		case llm.PartToolCall:
 			c := st.call(p.Index)

@@ -95,15 +95,14 @@
 // ctx ends every goroutine of the turn exits promptly and the channel is
 // closed.
 //
-// Events reach the channel in bursts. The runner queues them while it works
-// and hands them over before it waits on anything outside itself: the
-// model (before the call and after every part it streams), a tool's handler
-// or the reader it returned, a call still running beside others,
-// middleware, a result hook, the approval policy, a human at a gate, a
-// retry's backoff; and when the turn ends. Writes to Options.Store are not
-// such waits: a slow store delays the events queued before it by its
-// write. A consumer is thus woken once per burst rather than once per
-// event, which is most of the cost of an event.
+// Events reach the channel in bursts. The runner queues them and hands the
+// queue over a millisecond after the first event in it, whatever it is
+// doing meanwhile (waiting on the model, a tool or middleware, or working
+// on); at once when the queue outgrows the channel's buffer, when a gate
+// opens or closes, for a Log, and when the turn ends. So a consumer has
+// every event within a millisecond, in order, and is woken once per burst
+// rather than once per event: on a fast turn the wake-up is most of the
+// cost of an event.
 //
 // [MarshalEvent] writes every event in a stable JSON
 // wire form for UIs and logs: a "type" field, camelCase fields, RFC 3339

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -375,20 +376,25 @@ func (tc *TurnContext) WaitFor(ctx context.Context, req dispatch.GateRequest) (a
 	return tc.r.waitFor(ctx, tc.em, tc.id, req)
 }
 
+// lingerFor bounds how long an event the runner sent waits in the queue
+// before it is handed to the channel.
+const lingerFor = time.Millisecond
+
 // emitter sends events with backpressure; every delivery also watches ctx.
 //
-// The runner's events are queued by send and reach the channel in bursts,
-// at flush: the runner flushes whenever it is about to wait on something
-// outside itself (the model, a tool's handler or a reader it returned, a
-// sibling call, middleware, result hooks, the approval policy, a human, a
-// retry's backoff), when the queue outgrows the channel's buffer, and when
-// the turn ends. A consumer thus sees every event no later than it would have
-// mattered, and is woken once per burst rather than once per event: a
-// goroutine wake-up costs more than the runner's whole work on most events.
+// The runner's events are queued by send and reach the channel in bursts:
+// the first event queued arms a timer that hands the queue over lingerFor
+// later, a queue outgrowing the channel's buffer is handed over at once, and
+// so is everything at the end of the turn. Whatever the runner then does
+// (waits on the model, a tool or middleware, or runs on), a consumer has
+// every event within lingerFor, and is woken once per burst rather than once
+// per event: on a busy turn a goroutine wake-up costs more than the runner's
+// own work on an event.
 //
 // The runner's own sends all happen before finish; sendExternal is for code
-// that may hold on to a context after its tool (a stray Log): it becomes a
-// no-op once the turn is finishing, so TurnEnd is always the last event.
+// that may hold on to a context after its tool (a stray Log) and for gates:
+// it delivers at once, after what is queued, and becomes a no-op once the
+// turn is finishing, so TurnEnd is always the last event.
 type emitter struct {
 	ch  chan Event
 	ctx context.Context
@@ -396,19 +402,25 @@ type emitter struct {
 	stopOnce sync.Once
 	stop     chan struct{} // closed when finishing starts: releases blocked external sends
 
-	mu       sync.RWMutex // held for reading by external senders while they send
-	closed   bool         // no external send may start
-	chClosed bool         // ch is closed (guarded by finish's single caller)
+	mu     sync.RWMutex // held for reading by external senders while they send
+	closed bool         // no external send may start
 
-	// qmu guards pending and is held while it is delivered, so events
-	// reach the channel in the order they were sent, whichever goroutine
-	// (the turn's, a tool worker's, an external sender) flushes them.
-	qmu     sync.Mutex
+	// deliverer is held (a value in it) by the one goroutine handing the
+	// queue to the channel, so events arrive in the order they were
+	// queued. It is a channel, not a mutex: waiting for it, like waiting
+	// on the event channel, is a wait on a channel.
+	deliverer chan struct{}
+	batch     []Event // the deliverer's buffer, swapped with pending
+
+	qmu     sync.Mutex // guards what follows; never held while waiting
 	pending []Event
+	timer   *time.Timer // hands pending over; armed while it is not empty
+	armed   bool
+	shut    bool // ch is closed (set by finish, as deliverer)
 }
 
 func newEmitter(ctx context.Context, buffer int) *emitter {
-	return &emitter{ch: make(chan Event, buffer), ctx: ctx, stop: make(chan struct{})}
+	return &emitter{ch: make(chan Event, buffer), ctx: ctx, stop: make(chan struct{}), deliverer: make(chan struct{}, 1)}
 }
 
 // finish ends the stream atomically: it stops external senders (releasing
@@ -420,10 +432,17 @@ func (e *emitter) finish(last Event) {
 	e.mu.Lock()
 	e.closed = true
 	e.mu.Unlock()
-	if last != nil {
-		e.send(last)
+	e.deliverer <- struct{}{}
+	defer func() { <-e.deliverer }()
+	e.qmu.Lock()
+	if e.timer != nil {
+		e.timer.Stop()
 	}
-	if !e.flush() && last != nil {
+	if last != nil {
+		e.pending = append(e.pending, last)
+	}
+	e.qmu.Unlock()
+	if !e.deliverQueued(nil) && last != nil {
 		// ctx is done and the channel is full: the oldest undelivered
 		// event gives way, so a consumer still reading always learns how
 		// the turn ended. Nobody else sends now, so the room is ours.
@@ -436,88 +455,101 @@ func (e *emitter) finish(last Event) {
 		default:
 		}
 	}
-	if !e.chClosed {
-		e.chClosed = true
+	e.qmu.Lock()
+	defer e.qmu.Unlock()
+	if !e.shut {
+		e.shut = true
 		close(e.ch)
 	}
 }
 
-// sendExternal delivers ev at once, after the runner's queued events; it
-// gives up when the turn starts finishing.
+// sendExternal delivers ev at once, after the queued events; it gives up
+// when the turn starts finishing.
 func (e *emitter) sendExternal(ev Event) bool {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	if e.closed {
 		return false
 	}
-	e.qmu.Lock()
-	defer e.qmu.Unlock()
-	e.pending = append(e.pending, ev)
-	return e.deliverPending(e.stop)
+	select {
+	case e.deliverer <- struct{}{}:
+	case <-e.stop:
+		return false
+	}
+	defer func() { <-e.deliverer }()
+	return e.deliverQueued(e.stop) && e.deliver(ev, e.stop)
 }
 
-// send queues ev for the next flush. A queue as long as the channel's
-// buffer is flushed at once, so that the queue stays bounded and a slow
-// consumer holds the runner back as before.
+// send queues ev: it reaches the channel within lingerFor, at once when
+// the queue outgrows the channel's buffer (so that the queue stays bounded
+// and a slow consumer holds the runner back).
 func (e *emitter) send(ev Event) {
 	e.qmu.Lock()
-	defer e.qmu.Unlock()
 	e.pending = append(e.pending, ev)
-	if len(e.pending) > cap(e.ch) {
-		e.flushLocked()
-	}
-}
-
-// sendNow sends ev and flushes, as send and flush would (one lock, and no
-// queueing when nothing is queued: the path of streamed text).
-func (e *emitter) sendNow(ev Event) bool {
-	e.qmu.Lock()
-	defer e.qmu.Unlock()
-	if len(e.pending) == 0 {
-		return e.deliver(ev, nil)
-	}
-	e.pending = append(e.pending, ev)
-	return e.flushLocked()
-}
-
-// flush delivers the queued events in order, preferring delivery over
-// cancellation so a consumer that keeps reading sees the final events of an
-// aborted turn. It reports false when ctx is done and the channel full: what
-// was not delivered is dropped, as the consumer has stopped reading.
-func (e *emitter) flush() bool {
-	e.qmu.Lock()
-	defer e.qmu.Unlock()
-	return e.flushLocked()
-}
-
-// flushLocked is flush for a caller holding qmu.
-func (e *emitter) flushLocked() bool {
-	if len(e.pending) == 0 {
-		return true
-	}
-	if e.deliverPending(nil) {
-		return true
-	}
-	clear(e.pending)
-	e.pending = e.pending[:0]
-	return false
-}
-
-// deliverPending delivers the queued events in order until one cannot be
-// (ctx done and the channel full, or stop closed); that one and the rest
-// stay queued. The caller holds qmu.
-func (e *emitter) deliverPending(stop <-chan struct{}) bool {
-	for i, ev := range e.pending {
-		if !e.deliver(ev, stop) {
-			n := copy(e.pending, e.pending[i:])
-			clear(e.pending[n:])
-			e.pending = e.pending[:n]
-			return false
+	full := len(e.pending) > cap(e.ch)
+	if !full && !e.armed {
+		e.armed = true
+		if e.timer == nil {
+			e.timer = time.AfterFunc(lingerFor, e.lingered)
+		} else {
+			e.timer.Reset(lingerFor)
 		}
 	}
-	clear(e.pending)
-	e.pending = e.pending[:0]
-	return true
+	e.qmu.Unlock()
+	if full {
+		e.flush()
+	}
+}
+
+// lingered hands the queue over when the timer fires.
+func (e *emitter) lingered() {
+	e.qmu.Lock()
+	e.armed = false
+	e.qmu.Unlock()
+	e.flush()
+}
+
+// flush becomes the deliverer and hands the queue to the channel; see
+// deliverQueued.
+func (e *emitter) flush() {
+	e.deliverer <- struct{}{}
+	defer func() { <-e.deliverer }()
+	e.deliverQueued(nil)
+}
+
+// deliverQueued hands the queue to the channel in order, including what is
+// queued meanwhile, preferring delivery over cancellation (a nil stop) so
+// a consumer that keeps reading sees the final events of an aborted turn.
+// It reports false when an event could not be delivered: when ctx is done
+// and the channel full, the rest is dropped (the consumer has stopped
+// reading); when stop closed, the rest stays queued for finish. Only the
+// deliverer calls it.
+func (e *emitter) deliverQueued(stop <-chan struct{}) bool {
+	for {
+		e.qmu.Lock()
+		if e.shut || len(e.pending) == 0 {
+			e.qmu.Unlock()
+			return true
+		}
+		batch := e.pending
+		e.pending = e.batch[:0]
+		e.qmu.Unlock()
+		for i, ev := range batch {
+			if e.deliver(ev, stop) {
+				continue
+			}
+			if stop != nil && e.ctx.Err() == nil {
+				e.qmu.Lock()
+				e.pending = slices.Concat(batch[i:], e.pending)
+				e.qmu.Unlock()
+			}
+			clear(batch)
+			e.batch = batch[:0]
+			return false
+		}
+		clear(batch)
+		e.batch = batch[:0]
+	}
 }
 
 // deliver sends ev on the channel if there is room at once; otherwise it
@@ -672,14 +704,8 @@ func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Inpu
 		if status != TurnCompleted || ctx.Err() != nil {
 			return derr
 		}
-		if len(r.opts.TurnOutput) > 0 {
-			em.flush() // middleware is the user's code, and may take a while
-		}
 		outReached, outErr = runOutput(ctx, tc, r.opts.TurnOutput, ErrOutputPipeline, "turn")
 		return outErr
-	}
-	if len(r.opts.TurnInput) > 0 {
-		em.flush()
 	}
 	reached, err := runOnion(ctx, tc, r.opts.TurnInput, core)
 	if ctx.Err() != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/uuid"
@@ -95,21 +96,43 @@ func TestNewEntryIDIsAVersion4UUID(t *testing.T) {
 }
 
 // TestEmitterQueueIsBoundedByTheBuffer checks that send only queues until
-// the queue outgrows the channel's buffer, then delivers.
+// the queue outgrows the channel's buffer, then delivers, and that the
+// queue is handed over lingerFor after the first event.
 func TestEmitterQueueIsBoundedByTheBuffer(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel() // a full channel then drops instead of waiting
-	em := newEmitter(ctx, 2)
-	em.send(Log{Message: "a"})
-	em.send(Log{Message: "b"})
-	if len(em.ch) != 0 || len(em.pending) != 2 {
-		t.Fatalf("after two sends: %d delivered, %d queued; want 0 and 2", len(em.ch), len(em.pending))
-	}
-	em.send(Log{Message: "c"})
-	if len(em.ch) != 2 || len(em.pending) != 0 {
-		t.Fatalf("after three sends: %d delivered, %d queued; want 2 and 0", len(em.ch), len(em.pending))
-	}
-	if got := (<-em.ch).(Log).Message + (<-em.ch).(Log).Message; got != "ab" {
-		t.Errorf("delivered %q, want the first two in order", got)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		em := newEmitter(ctx, 2)
+		queued := func() int {
+			em.qmu.Lock()
+			defer em.qmu.Unlock()
+			return len(em.pending)
+		}
+		em.send(Log{Message: "a"})
+		em.send(Log{Message: "b"})
+		if len(em.ch) != 0 || queued() != 2 {
+			t.Fatalf("after two sends: %d delivered, %d queued; want 0 and 2", len(em.ch), queued())
+		}
+		time.Sleep(lingerFor)
+		synctest.Wait()
+		if len(em.ch) != 2 || queued() != 0 {
+			t.Fatalf("lingerFor later: %d delivered, %d queued; want 2 and 0", len(em.ch), queued())
+		}
+		<-em.ch
+		<-em.ch
+		em.send(Log{Message: "c"})
+		em.send(Log{Message: "d"})
+		cancel() // a full channel then drops instead of waiting
+		em.send(Log{Message: "e"})
+		if len(em.ch) != 2 || queued() != 0 {
+			t.Fatalf("after three more sends: %d delivered, %d queued; want 2 and 0", len(em.ch), queued())
+		}
+		if got := (<-em.ch).(Log).Message + (<-em.ch).(Log).Message; got != "cd" {
+			t.Errorf("delivered %q, want the first two in order", got)
+		}
+		em.finish(nil)
+		if _, open := <-em.ch; open {
+			t.Error("the channel is open after finish")
+		}
+	})
 }

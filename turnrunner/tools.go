@@ -274,9 +274,6 @@ func (r *Runner) complete(ctx context.Context, em *emitter, rec *callRecord, hoo
 	if err != nil {
 		return err
 	}
-	if len(hooks) > 0 {
-		em.flush() // hooks are the user's code, and may take a while
-	}
 	for _, h := range hooks {
 		// A finished result is kept whatever happens to the turn.
 		nc, err := safeHook(context.WithoutCancel(ctx), h, call)
@@ -379,7 +376,7 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 				finalize = finalize || v.Decision == turnstate.Finalize
 				break
 			}
-			if r.needsApproval(ctx, em, rec) {
+			if r.needsApproval(ctx, rec) {
 				// Only a call that could run is put to a human.
 				if _, err := t.Validate(rec.raw); err != nil {
 					rec.fail(r.now(), toolErrorText(err))
@@ -452,7 +449,6 @@ func (r *Runner) executeAll(ctx context.Context, dc *dispatch.Context, em *emitt
 					return nil
 				}
 				r.execute(ctx, dc, em, spoolStore, runnable[i])
-				em.flush() // the siblings may run on: this call's events go now
 			}
 		})
 	}
@@ -536,9 +532,7 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 	switch out.Kind() {
 	case forge.OutputText, forge.OutputBytes, forge.OutputReader:
 		sctx := tctx // a reader is read under the rest of the tool's limit
-		if out.Kind() == forge.OutputReader {
-			em.flush() // reading it may take as long as the handler did
-		} else {
+		if out.Kind() != forge.OutputReader {
 			// The output is already in memory: what completed is stored, even if
 			// the turn is being cancelled.
 			sctx = context.WithoutCancel(ctx)
@@ -597,7 +591,6 @@ func (o *observer) ToolExecutionStart(e forge.ExecutionStart) {
 	o.started = o.r.safeNow()
 	o.em.send(ToolExecutionStart{TurnID: o.turnID, DispatchID: o.dispatchID, ToolName: e.ToolName,
 		ToolCallID: o.callID, Checksum: e.CallID, Args: e.Args, StartedAt: o.started})
-	o.em.flush() // the handler runs next, for as long as it takes
 }
 
 func (o *observer) ToolExecutionEnd(e forge.ExecutionEnd) {
