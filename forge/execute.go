@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"github.com/ebbforge/adk/canonical"
@@ -187,6 +188,23 @@ type result struct {
 // ends it with runtime.Goexit instead of returning.
 var errHandlerExited = errors.New("forge: handler exited its goroutine (runtime.Goexit) without returning")
 
+// handoff carries a handler's result from its own goroutine to Execute.
+// Whichever side moves state from running first decides: the handler's
+// goroutine, settling, closes done and Execute reads r; Execute, giving up,
+// abandons the call and the goroutine releases r itself. (A select to send
+// r would grow the new goroutine's stack on every call.)
+type handoff struct {
+	state atomic.Int32
+	done  chan struct{}
+	r     result
+}
+
+const (
+	handoffRunning int32 = iota
+	handoffSettled
+	handoffAbandoned
+)
+
 // run calls the handler under the timeout and classifies the outcome.
 func (t *Tool) run(ctx context.Context, args map[string]any, typedArgs any, inv Invocation) (Output, error) {
 	if t.opts.Timeout <= 0 && ctx.Done() == nil {
@@ -202,35 +220,28 @@ func (t *Tool) run(ctx context.Context, args map[string]any, typedArgs any, inv 
 		hctx, cancel = context.WithTimeout(ctx, t.opts.Timeout)
 		defer cancel()
 	}
-	// Unbuffered, with abandoned closed when Execute gives up: the handler's
-	// goroutine then knows its result will never be received and releases
-	// it itself (no other goroutine outlives the handler's).
-	ch := make(chan result)
-	abandoned := make(chan struct{})
+	h := &handoff{done: make(chan struct{}), r: result{err: errHandlerExited}}
 	go func() {
-		// Sent from a defer so that a handler ending its goroutine with
+		// Settled from a defer so that a handler ending its goroutine with
 		// runtime.Goexit still settles the call instead of leaving Execute
 		// waiting (or reporting a timeout).
-		r := result{err: errHandlerExited}
 		defer func() {
-			select {
-			case ch <- r:
-			case <-abandoned:
-				discard(r.out)
+			if h.state.CompareAndSwap(handoffRunning, handoffSettled) {
+				close(h.done)
+			} else {
+				discard(h.r.out)
 			}
 		}()
-		r.out, r.err = t.call(hctx, args, typedArgs, inv)
+		h.r.out, h.r.err = t.call(hctx, args, typedArgs, inv)
 	}()
 	select {
-	case r := <-ch:
-		return t.settle(ctx, hctx, r.out, r.err)
+	case <-h.done:
+		return t.settle(ctx, hctx, h.r.out, h.r.err)
 	case <-hctx.Done():
-		select {
-		case r := <-ch: // settled at the same instant: keep the real answer
-			return t.settle(ctx, hctx, r.out, r.err)
-		default:
+		if !h.state.CompareAndSwap(handoffRunning, handoffAbandoned) {
+			<-h.done // settled at the same instant: keep the real answer
+			return t.settle(ctx, hctx, h.r.out, h.r.err)
 		}
-		close(abandoned)
 		return t.settle(ctx, hctx, Output{}, hctx.Err())
 	}
 }

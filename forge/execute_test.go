@@ -532,3 +532,48 @@ func TestExecuteClosesUndeliveredReaderOutput(t *testing.T) {
 		})
 	}
 }
+
+// closeCounter counts its closes.
+type closeCounter struct{ closes atomic.Int32 }
+
+func (c *closeCounter) Read([]byte) (int, error) { return 0, io.EOF }
+func (c *closeCounter) Close() error             { c.closes.Add(1); return nil }
+
+// A handler settling at the instant the caller cancels: whichever wins, the
+// stream is either delivered and left open, or closed exactly once, never
+// both or neither.
+func TestExecuteSettleRacesCancel(t *testing.T) {
+	var delivered, undelivered []*closeCounter
+	for range 300 {
+		rc := &closeCounter{}
+		ctx, cancel := context.WithCancel(context.Background())
+		tool := mustTool(t, objSchema, func(context.Context, map[string]any, Invocation) (Output, error) {
+			cancel() // Execute may see the cancellation before the result, or after
+			return ReaderOutput(rc), nil
+		}, nil)
+		out, err := tool.Execute(ctx, json.RawMessage(`{"a":1}`), Invocation{CallID: "c"}, nil)
+		cancel()
+		switch {
+		case err == nil && out.Reader() != rc:
+			t.Fatalf("Execute succeeded without the handler's stream: %v", out.Kind())
+		case err == nil:
+			delivered = append(delivered, rc)
+		case errors.Is(err, context.Canceled):
+			undelivered = append(undelivered, rc)
+		default:
+			t.Fatalf("Execute = %v, want success or context.Canceled", err)
+		}
+	}
+	goleak.VerifyNone(t) // every handler goroutine has finished its part
+	for _, rc := range delivered {
+		if n := rc.closes.Load(); n != 0 {
+			t.Fatalf("a delivered stream was closed %d times", n)
+		}
+	}
+	for _, rc := range undelivered {
+		if n := rc.closes.Load(); n != 1 {
+			t.Fatalf("an undelivered stream was closed %d times, want once", n)
+		}
+	}
+	t.Logf("%d delivered, %d abandoned", len(delivered), len(undelivered))
+}
