@@ -87,16 +87,19 @@ type Context struct {
 	iteration    int
 	systemPrompt *forge.Tokenizable
 	timeline     []Entry
-	pos          map[entryKey]int  // first timeline index of each (kind, id)
-	counts       map[string]int    // checksum -> calls in the timeline, history included
-	own          map[string]string // id -> checksum of the executed calls stored by this dispatch
-	ownCounts    map[string]int    // checksum -> executed calls stored by this dispatch (the loop guard's count)
-	blocked      map[string]int    // checksum -> iteration of its first loop-guard block
-	signalled    bool
-	acked        bool
-	nackErr      error
-	handlers     []*ackHandler
-	nextHandler  int
+	// lent is set while a snapshot shares timeline's array (see
+	// driver.Snapshot): an entry replaced in place then copies it first.
+	lent        bool
+	pos         map[entryKey]int  // first timeline index of each (kind, id)
+	counts      map[string]int    // checksum -> calls in the timeline, history included
+	own         map[string]string // id -> checksum of the executed calls stored by this dispatch
+	ownCounts   map[string]int    // checksum -> executed calls stored by this dispatch (the loop guard's count)
+	blocked     map[string]int    // checksum -> iteration of its first loop-guard block
+	signalled   bool
+	acked       bool
+	nackErr     error
+	handlers    []*ackHandler
+	nextHandler int
 }
 
 type ackHandler struct {
@@ -342,6 +345,9 @@ func (c *Context) save(ctx context.Context, e Entry, executed bool) error {
 			if e.Executed {
 				c.addOwn(id, e.ToolCall.Checksum())
 			}
+		}
+		if c.lent {
+			c.timeline, c.lent = slices.Clone(c.timeline), false
 		}
 		c.timeline[i] = e
 		return nil

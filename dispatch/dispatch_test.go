@@ -669,3 +669,31 @@ func TestResumedRestoresLoopGuard(t *testing.T) {
 		t.Errorf("timeline %+v, want the call executed in place", tl)
 	}
 }
+
+// TestSnapshotKeepsItsEntries checks that a snapshot sharing the timeline's
+// array sees neither later appends nor entries replaced in place.
+func TestSnapshotKeepsItsEntries(t *testing.T) {
+	ctx := context.Background()
+	c := newCtx(t, dispatch.Config{})
+	first := call(t, "c1", "a", `{"n":1}`)
+	if err := c.Save(ctx, dispatch.Entry{ToolCall: first}); err != nil {
+		t.Fatal(err)
+	}
+	snap := c.Snapshot()
+	replaced := call(t, "c1", "a", `{"n":2}`)
+	if err := c.Save(ctx, dispatch.Entry{ToolCall: replaced}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Save(ctx, dispatch.Entry{ToolCall: call(t, "c2", "a", `{"n":3}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if len(snap) != 1 || snap[0].ToolCall != first {
+		t.Errorf("snapshot %+v, want the first call only", snap)
+	}
+	if tl := c.Timeline(); len(tl) != 2 || tl[0].ToolCall != replaced {
+		t.Errorf("timeline %+v, want the replaced call and the new one", tl)
+	}
+	if got := append(snap, dispatch.Entry{}); &got[0] == &snap[0] {
+		t.Error("appending to a snapshot writes into the timeline's array")
+	}
+}

@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"context"
+	"slices"
 
 	"github.com/rs/zerolog"
 
@@ -97,6 +98,18 @@ func (driver) AppendToolCalls(c *Context, dst []*forge.ToolCall) []*forge.ToolCa
 		}
 	}
 	return dst
+}
+
+// Snapshot returns c's timeline as it is, sharing its array instead of
+// copying it: entries appended later are past the snapshot's end (its
+// capacity is its length, so appending to it copies), and an entry
+// replaced in place copies the timeline first. The caller must not modify
+// the snapshot's entries.
+func (driver) Snapshot(c *Context) []Entry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lent = true
+	return slices.Clip(c.timeline)
 }
 
 // HasToolCall reports whether c's timeline holds a tool call with id.

@@ -79,3 +79,5 @@ func (c *Context) ToolCall(id string) (*forge.ToolCall, bool) {
 func (c *Context) StoreToolCall(ctx context.Context, tc *forge.ToolCall) error {
 	return c.Save(ctx, Entry{ToolCall: tc})
 }
+
+func (c *Context) Snapshot() []Entry { return driver{}.Snapshot(c) }

@@ -62,6 +62,10 @@ type Request struct {
 	Options ModelOptions
 }
 
+// A Request's slices may share their arrays with the runner and with other
+// requests of the same turn: read them, never modify them (appending is
+// fine, it copies).
+
 // Trusted reports whether tool's output renders in the trusted envelope; a
 // tool not listed (also one gone since it ran) is untrusted.
 func (r *Request) Trusted(tool string) bool {

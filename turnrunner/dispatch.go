@@ -471,7 +471,7 @@ func notExecuted(why string) string {
 func (r *Runner) buildRequest(tc *TurnContext, dc *dispatch.Context, final bool, finalReason string) (*llm.Request, error) {
 	tools := tc.offered.of(dc.Tools())
 	req := &llm.Request{TurnID: dc.TurnID(), DispatchID: dc.DispatchID(), Iteration: dc.Iteration(),
-		Timeline: dc.Timeline(), Final: final, Options: r.opts.ModelOptions,
+		Timeline: drive.Snapshot(dc), Final: final, Options: r.opts.ModelOptions,
 		Instructions: slices.Clone(r.opts.Instructions), TrustedTools: tools.trusted}
 	if sp := dc.SystemPrompt(); sp != nil {
 		s, err := sp.Render(dc)

@@ -23,6 +23,7 @@ type dispatchDriver interface {
 	LastExecutedToolCall(dc *dispatch.Context, checksum string) (*forge.ToolCall, bool)
 	AppendToolCalls(dc *dispatch.Context, dst []*forge.ToolCall) []*forge.ToolCall
 	HasToolCall(dc *dispatch.Context, id string) bool
+	Snapshot(dc *dispatch.Context) []dispatch.Entry
 	Hydrate(dc *dispatch.Context, entries ...dispatch.Entry) error
 	Outcome(dc *dispatch.Context) (acked bool, nackErr error)
 	IterationLimit(dc *dispatch.Context) int
