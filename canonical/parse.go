@@ -101,7 +101,20 @@ func (p *parser) value(i, depth int) (int, error) {
 		}
 		return p.object(i, depth+1)
 	case c == '-' || c >= '0' && c <= '9':
-		return p.number(i)
+		end, keep, ok := scanNumber(p.data, i)
+		if !ok {
+			return 0, syntaxError(p.data, end, "malformed number")
+		}
+		if keep != end { // JavaScript prints it otherwise
+			p.flush(i)
+			if keep > 0 {
+				p.out = append(p.out, p.data[i:keep]...)
+			} else {
+				p.out = appendNumberText(p.out, p.data[i:end])
+			}
+			p.from = end
+		}
+		return end, nil
 	}
 	lit := literals[p.data[i]]
 	if lit == "" || len(p.data)-i < len(lit) || string(p.data[i:i+len(lit)]) != lit {
@@ -116,23 +129,6 @@ func (p *parser) rewriteString(i, end int) {
 	p.from = end
 }
 
-func (p *parser) number(i int) (int, error) {
-	end, keep, ok := scanNumber(p.data, i)
-	if !ok {
-		return 0, syntaxError(p.data, end, "malformed number")
-	}
-	if keep != end {
-		p.flush(i)
-		if keep > 0 {
-			p.out = append(p.out, p.data[i:keep]...)
-		} else {
-			p.out = appendNumberText(p.out, p.data[i:end])
-		}
-		p.from = end
-	}
-	return end, nil
-}
-
 // array canonicalises the array opening at data[i].
 func (p *parser) array(i, depth int) (int, error) {
 	i = p.space(i + 1)
@@ -144,6 +140,10 @@ func (p *parser) array(i, depth int) (int, error) {
 		var err error
 		if i, err = p.value(i, depth); err != nil {
 			return 0, err
+		}
+		if i < len(p.data) && p.data[i] == ',' { // as in object
+			i = p.space(i + 1)
+			continue
 		}
 		if i, closed, err = p.next(i, ']'); err != nil || closed {
 			return i, err
@@ -289,7 +289,10 @@ func (p *parser) reorder(start, closing int, ms []member) {
 	}
 	for k := 1; k < len(ms) && len(ms) <= 16; k++ {
 		m, j := ms[k], k
-		for ; j > 0 && p.less(&m, &ms[j-1]); j-- {
+		for ; j > 0 && ms[j-1].prefix >= m.prefix; j-- {
+			if ms[j-1].prefix == m.prefix && p.compare(m, ms[j-1]) >= 0 {
+				break
+			}
 			ms[j] = ms[j-1]
 		}
 		ms[j] = m
