@@ -36,11 +36,9 @@ func StringifyJSON(data []byte) (string, error) {
 // AppendJSON appends the canonical text of the raw JSON document data to dst.
 // On error dst is returned unchanged.
 func AppendJSON(dst, data []byte) ([]byte, error) {
-	out, err := withCanon(data, func(out []byte) ([]byte, error) { return append(dst, out...), nil })
-	if err != nil {
-		return dst, err
-	}
-	return out, nil
+	st := getState()
+	defer putState(st)
+	return st.canon(dst, data, MaxDepth)
 }
 
 // WriteJSON writes the canonical text of the raw JSON document data to w.

@@ -69,14 +69,20 @@ func (p *parser) pos(i int) int { return len(p.out) + i - p.from }
 // rewrites begins; the caller then appends it and sets from past it.
 func (p *parser) flush(i int) { p.out = append(p.out, p.data[p.from:i]...) }
 
-// space skips the whitespace at data[i], which is not copied.
+// space skips the whitespace at data[i], which is not copied; dropSpace
+// does it, out of line so that the many callers of space stay small.
 func (p *parser) space(i int) int {
 	if i < len(p.data) && p.data[i] <= ' ' {
-		p.flush(i)
-		i = skipSpace(p.data, i)
-		p.from = i
+		return p.dropSpace(i)
 	}
 	return i
+}
+
+//go:noinline
+func (p *parser) dropSpace(i int) int {
+	p.flush(i)
+	p.from = skipSpace(p.data, i)
+	return p.from
 }
 
 // value canonicalises the value at data[i], inside depth containers, and
