@@ -266,13 +266,7 @@ func checkPlainDefaults(t *testing.T, tool *Tool, got *plainDefaultsArgs, raw []
 }
 
 func plainDefaultsTool(t testing.TB, got *plainDefaultsArgs) *Tool {
-	tool, err := NewTypedTool("t", "d", func(_ context.Context, a plainDefaultsArgs, _ Invocation) (Output, error) {
-		*got = a
-		return TextOutput(""), nil
-	}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tool := typedTool(t, got)
 	if !tool.v.topDefaultsOnly || len(tool.v.defaults) != 5 {
 		t.Fatalf("defaults = %+v top=%v, want five root defaults", tool.v.defaults, tool.v.topDefaultsOnly)
 	}

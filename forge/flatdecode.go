@@ -176,7 +176,7 @@ func skipDigits(b []byte, i int) int {
 // for anything else, and for what encoding/json decodes with a judgement of
 // its own: \u escapes, invalid UTF-8, a repeated key, a number float64
 // cannot hold. Where it answers, the answer is encoding/json's:
-// FuzzDecodeFlat holds the two together.
+// FuzzFlatMembers holds the two together.
 //
 // names maps property names to themselves (it may be nil): a key found in it
 // shares the schema's string instead of allocating its own.
@@ -329,7 +329,7 @@ func boxFloat(f float64) any {
 
 // compactFlat returns what json.Compact makes of b, a JSON object with
 // nothing but white space around it, in one pass and one allocation when
-// flatMembers walks it; ok is false otherwise. FuzzCompactFlat holds it to
+// flatMembers walks it; ok is false otherwise. FuzzFlatMembers holds it to
 // json.Valid and json.Compact.
 func compactFlat(b []byte) (out []byte, ok bool) {
 	out = append(make([]byte, 0, len(b)), '{')

@@ -106,19 +106,22 @@ func TestBoxFloat(t *testing.T) {
 	}
 }
 
-// FuzzDecodeFlat holds decodeFlat to encoding/json: where it answers, the
-// same map (signs of zero included); and it answers for every object of
-// scalars without \u escapes, invalid UTF-8, repeated keys or numbers out
-// of float64's range.
-func FuzzDecodeFlat(f *testing.F) {
+// FuzzFlatMembers holds the two users of flatMembers to encoding/json.
+// decodeFlat: where it answers, the same map (signs of zero included); and
+// it answers for every object of scalars without \u escapes, invalid UTF-8,
+// repeated keys or numbers out of float64's range. compactFlat: where it
+// answers, b is valid and the answer is json.Compact's; and it answers for
+// every valid object of scalars.
+func FuzzFlatMembers(f *testing.F) {
 	for _, tt := range flatCases {
 		f.Add([]byte(tt.doc))
 	}
 	names := map[string]string{"a": "a", "b": "b", "city": "city", "": ""}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) == 0 || b[0] != '{' {
-			return // decodeFlat's precondition
+			return // flatMembers' precondition
 		}
+		checkCompact(t, b)
 		got, ok := decodeFlat(b, names)
 		var want map[string]any
 		err := json.Unmarshal(b, &want)
@@ -220,21 +223,6 @@ func TestCompactFlat(t *testing.T) {
 		}
 		checkCompact(t, []byte(strings.TrimLeft(tt.in, " ")))
 	}
-}
-
-// FuzzCompactFlat holds compactFlat to encoding/json: where it answers, b
-// is valid and the answer is json.Compact's; and it answers for every valid
-// object of scalars.
-func FuzzCompactFlat(f *testing.F) {
-	for _, tt := range flatCases {
-		f.Add([]byte(tt.doc))
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		if len(b) == 0 || b[0] != '{' {
-			return // compactFlat's precondition
-		}
-		checkCompact(t, b)
-	})
 }
 
 func checkCompact(t *testing.T, b []byte) {
