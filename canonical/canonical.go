@@ -2,7 +2,6 @@ package canonical
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -30,7 +29,11 @@ const MaxDepth = 10000
 // data decoded by a WHATWG UTF-8 decoder (each maximal invalid sequence
 // becomes one U+FFFD).
 func StringifyJSON(data []byte) (string, error) {
-	return withCanon(data, func(out []byte) (string, error) { return string(out), nil })
+	st := getState()
+	defer putState(st)
+	out, err := st.canon(st.buf[:0], data, MaxDepth)
+	st.buf = out
+	return string(out), err // "" on error
 }
 
 // AppendJSON appends the canonical text of the raw JSON document data to dst.
@@ -45,21 +48,13 @@ func AppendJSON(dst, data []byte) ([]byte, error) {
 // The document is validated before the write, so nothing is written when it
 // is invalid (the text is therefore built in memory first).
 func WriteJSON(w io.Writer, data []byte) error {
-	_, err := withCanon(data, func(out []byte) (int, error) { return w.Write(out) })
-	return err
-}
-
-// withCanon passes the canonical text of data, in pooled memory, to use.
-func withCanon[T any](data []byte, use func([]byte) (T, error)) (T, error) {
 	st := getState()
 	defer putState(st)
 	out, err := st.canon(st.buf[:0], data, MaxDepth)
-	if err != nil {
-		var zero T
-		return zero, err
+	if st.buf = out; err == nil {
+		_, err = w.Write(out)
 	}
-	st.buf = out
-	return use(out)
+	return err
 }
 
 // Stringify returns the canonical text of a Go value: that of the JSON
@@ -118,7 +113,9 @@ func (st *state) checksum(tool string, args []byte) (string, error) {
 	st.buf = out
 	sum := sha256.Sum256(out)
 	var digest [2 * sha256.Size]byte
-	hex.Encode(digest[:], sum[:])
+	for k, b := range sum {
+		digest[2*k], digest[2*k+1] = hexDigits[b>>4], hexDigits[b&15]
+	}
 	return string(digest[:]), nil
 }
 

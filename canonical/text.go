@@ -197,11 +197,12 @@ func appendUnit(dst []byte, u rune) []byte {
 	return append(dst, 0xe0|byte(u>>12), 0x80|byte(u>>6)&0x3f, 0x80|byte(u)&0x3f)
 }
 
+const hexDigits = "0123456789abcdef"
+
 // appendEscapedRune appends r as JSON.stringify writes it inside a string:
 // the quote, the backslash, control characters and (lone) surrogates
 // escaped, anything else literally.
 func appendEscapedRune(dst []byte, r rune) []byte {
-	const hexDigits = "0123456789abcdef"
 	switch {
 	case r == '"' || r == '\\':
 		return append(dst, '\\', byte(r))
