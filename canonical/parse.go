@@ -223,7 +223,11 @@ func (p *parser) key(i int) (int, error) {
 	if i >= len(data) || data[i] != '"' {
 		return 0, syntaxError(data, i, "expecting a string key")
 	}
-	m := member{start: uint32(p.pos(i)), ks: uint32(i + 1)}
+	// Filled in place: a member built aside and copied in would be read
+	// back in wider loads than it was written with, which stalls the CPU.
+	p.members = append(p.members, member{})
+	m := &p.members[len(p.members)-1]
+	m.start, m.ks = uint32(p.pos(i)), uint32(i+1)
 	if i+10 <= len(data) {
 		// A key of up to seven plain ASCII bytes and then the colon, the
 		// common case: the first byte a string scanner would stop at is
@@ -231,7 +235,6 @@ func (p *parser) key(i int) (int, error) {
 		w := binary.LittleEndian.Uint64(data[i+1:])
 		if z := bits.TrailingZeros64(specialMask(w)) &^ 7; z < 64 && byte(w>>z) == '"' && data[i+2+z>>3] == ':' {
 			m.ke, m.prefix = m.ks+uint32(z>>3), bits.ReverseBytes64(w)&^(^uint64(0)>>z)
-			p.members = append(p.members, m)
 			return p.space(int(m.ke) + 2), nil
 		}
 	}
@@ -250,7 +253,6 @@ func (p *parser) key(i int) (int, error) {
 	var w [8]byte // zero-padded
 	copy(w[:], key)
 	m.prefix = binary.BigEndian.Uint64(w[:])
-	p.members = append(p.members, m)
 	if flags&flagRewrite != 0 {
 		p.rewriteString(i, end)
 	}
