@@ -41,7 +41,11 @@ func StringifyJSON(data []byte) (string, error) {
 func AppendJSON(dst, data []byte) ([]byte, error) {
 	st := getState()
 	defer putState(st)
-	return st.canon(dst, data, MaxDepth)
+	out, err := st.canon(st.buf[:0], data, MaxDepth) // pooled: reordering writes past the text
+	if st.buf = out; err != nil {
+		return dst, err
+	}
+	return append(dst, out...), nil
 }
 
 // WriteJSON writes the canonical text of the raw JSON document data to w.

@@ -147,10 +147,6 @@ func (p *parser) array(i, depth int) (int, error) {
 		if i, err = p.value(i, depth); err != nil {
 			return 0, err
 		}
-		if i < len(p.data) && p.data[i] == ',' { // as in object
-			i = p.space(i + 1)
-			continue
-		}
 		if i, closed, err = p.next(i, ']'); err != nil || closed {
 			return i, err
 		}
