@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
-	"sync/atomic"
 	"time"
 
 	"github.com/ebbforge/adk/canonical"
@@ -188,23 +187,6 @@ type result struct {
 // ends it with runtime.Goexit instead of returning.
 var errHandlerExited = errors.New("forge: handler exited its goroutine (runtime.Goexit) without returning")
 
-// handoff carries a handler's result from its own goroutine to Execute.
-// Whichever side moves state from running first decides: the handler's
-// goroutine, settling, closes done and Execute reads r; Execute, giving up,
-// abandons the call and the goroutine releases r itself. (A select to send
-// r would grow the new goroutine's stack on every call.)
-type handoff struct {
-	state atomic.Int32
-	done  chan struct{}
-	r     result
-}
-
-const (
-	handoffRunning int32 = iota
-	handoffSettled
-	handoffAbandoned
-)
-
 // run calls the handler under the timeout and classifies the outcome.
 func (t *Tool) run(ctx context.Context, args map[string]any, typedArgs any, inv Invocation) (Output, error) {
 	if t.opts.Timeout <= 0 && ctx.Done() == nil {
@@ -220,28 +202,40 @@ func (t *Tool) run(ctx context.Context, args map[string]any, typedArgs any, inv 
 		hctx, cancel = context.WithTimeout(ctx, t.opts.Timeout)
 		defer cancel()
 	}
-	h := &handoff{done: make(chan struct{}), r: result{err: errHandlerExited}}
+	// Unbuffered, with abandoned closed when Execute gives up: the handler's
+	// goroutine then knows its result will never be received and releases
+	// it itself (no other goroutine outlives the handler's). A handler that
+	// returns as the caller cancels (a user stopping the turn as the tool
+	// finishes) reaches the send before Execute, woken on its goroutine's
+	// processor, runs: its result is kept. A hand-over without the select
+	// (an atomic flag, done closed) saves the goroutine's stack growth but
+	// loses that race far more often.
+	ch := make(chan result)
+	abandoned := make(chan struct{})
 	go func() {
-		// Settled from a defer so that a handler ending its goroutine with
+		// Sent from a defer so that a handler ending its goroutine with
 		// runtime.Goexit still settles the call instead of leaving Execute
 		// waiting (or reporting a timeout).
+		r := result{err: errHandlerExited}
 		defer func() {
-			if h.state.CompareAndSwap(handoffRunning, handoffSettled) {
-				close(h.done)
-			} else {
-				discard(h.r.out)
+			select {
+			case ch <- r:
+			case <-abandoned:
+				discard(r.out)
 			}
 		}()
-		h.r.out, h.r.err = t.call(hctx, args, typedArgs, inv)
+		r.out, r.err = t.call(hctx, args, typedArgs, inv)
 	}()
 	select {
-	case <-h.done:
-		return t.settle(ctx, hctx, h.r.out, h.r.err)
+	case r := <-ch:
+		return t.settle(ctx, hctx, r.out, r.err)
 	case <-hctx.Done():
-		if !h.state.CompareAndSwap(handoffRunning, handoffAbandoned) {
-			<-h.done // settled at the same instant: keep the real answer
-			return t.settle(ctx, hctx, h.r.out, h.r.err)
+		select {
+		case r := <-ch: // settled at the same instant: keep the real answer
+			return t.settle(ctx, hctx, r.out, r.err)
+		default:
 		}
+		close(abandoned)
 		return t.settle(ctx, hctx, Output{}, hctx.Err())
 	}
 }

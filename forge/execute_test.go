@@ -539,9 +539,9 @@ type closeCounter struct{ closes atomic.Int32 }
 func (c *closeCounter) Read([]byte) (int, error) { return 0, io.EOF }
 func (c *closeCounter) Close() error             { c.closes.Add(1); return nil }
 
-// A handler settling at the instant the caller cancels: whichever wins, the
-// stream is either delivered and left open, or closed exactly once, never
-// both or neither.
+// A handler settling at the instant the caller cancels: whichever wins (the
+// handler, nearly always), the stream is either delivered and left open, or
+// closed exactly once, never both or neither.
 func TestExecuteSettleRacesCancel(t *testing.T) {
 	var delivered, undelivered []*closeCounter
 	for range 300 {
