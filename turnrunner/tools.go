@@ -482,7 +482,6 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 		}
 	}()
 	t := rec.tool
-	started := time.Now()
 	// One limit, and one text, for the tool's own Timeout and
 	// Options.ToolTimeout; it covers reading a reader output too.
 	limit := t.Options().Timeout
@@ -497,7 +496,7 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 	tctx := ctx
 	if limit > 0 {
 		var cancel context.CancelFunc
-		tctx, cancel = context.WithDeadline(ctx, started.Add(limit))
+		tctx, cancel = context.WithTimeout(ctx, limit)
 		defer cancel()
 	}
 	obs := &observer{r: r, em: em, turnID: dc.TurnID(), dispatchID: dc.DispatchID(), callID: rec.id, ctx: ctx, tctx: tctx}
