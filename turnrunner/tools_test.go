@@ -455,13 +455,16 @@ func TestReaderOutputUnderToolTimeout(t *testing.T) {
 func TestResultHooksKeepACompletedCallAfterCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	tool := textTool(t, "fetch", func(context.Context, map[string]any) (string, error) {
-		cancel() // the user stops the turn as the tool finishes
-		return "payload", nil
-	}, nil)
+	tool := textTool(t, "fetch", func(context.Context, map[string]any) (string, error) { return "payload", nil }, nil)
+	// The user stops the turn as the tool's result is settling: after the
+	// handler returned, before the hooks that follow have run.
+	stop := func(ctx context.Context, call *forge.ToolCall) (*forge.ToolCall, error) {
+		cancel()
+		return nil, nil
+	}
 	m := scripted.New(scripted.Use(scripted.Call{ID: "a", Name: "fetch", Args: `{"q":"x"}`}), scripted.Say("done"))
 	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{tool},
-		ResultHooks: []turnrunner.ResultHook{spooledartifact.HandleAbove(4096)}})
+		ResultHooks: []turnrunner.ResultHook{stop, spooledartifact.HandleAbove(4096)}})
 	ch, err := r.Run(ctx, turnrunner.Input{TurnID: "hk", Prompt: "go"})
 	if err != nil {
 		t.Fatal(err)
