@@ -6,6 +6,7 @@ import (
 	"io"
 	"iter"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -269,4 +270,55 @@ func (r *awaitingReader) Read(p []byte) (int, error) {
 	r.await()
 	r.done = true
 	return copy(p, "line\n"), nil
+}
+
+// TestStreamedTextGoesAtOnce checks that a text delta does not wait in the
+// queue: the consumer has it, and the events before it, before the model
+// streams the next part, without the clock moving.
+func TestStreamedTextGoesAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := &sighting{match: func(ev turnrunner.Event) bool {
+			d, ok := ev.(turnrunner.MessageDelta)
+			return ok && d.Delta == "a"
+		}, seen: make(chan struct{})}
+		m := llm.ModelFunc(func(ctx context.Context, req *llm.Request) iter.Seq2[llm.Part, error] {
+			return func(yield func(llm.Part, error) bool) {
+				if !yield(llm.TextPart("a"), nil) {
+					return
+				}
+				start := time.Now()
+				select {
+				case <-s.seen:
+					if d := time.Since(start); d != 0 {
+						t.Errorf("the delta reached the consumer %s after it was streamed", d)
+					}
+				case <-time.After(time.Hour):
+					t.Error("the delta never reached the consumer while the model waited")
+				}
+				for _, p := range []llm.Part{llm.TextPart("b"), llm.StopPart(llm.StopEnd)} {
+					if !yield(p, nil) {
+						return
+					}
+				}
+			}
+		})
+		r := newRunner(t, m, nil)
+		ch, err := r.Run(context.Background(), turnrunner.Input{Prompt: "go"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kinds []string
+		for ev := range ch {
+			s.observe(ev)
+			if d, ok := ev.(turnrunner.MessageDelta); ok && !d.IsComplete {
+				kinds = append(kinds, d.Delta)
+			}
+			if _, ok := ev.(turnrunner.TurnStart); ok && len(kinds) > 0 {
+				t.Error("TurnStart came after a delta")
+			}
+		}
+		if got := strings.Join(kinds, ""); got != "ab" {
+			t.Errorf("deltas %q, want a then b", got)
+		}
+	})
 }

@@ -403,7 +403,7 @@ func (r *Runner) consume(ctx context.Context, tc *TurnContext, req *llm.Request,
 				st.msgBlock = st.addBlock()
 			}
 			st.msg.WriteString(p.Text)
-			em.send(MessageDelta{ID: st.msgID, Delta: p.Text, Full: st.msg.String(), CreatedAt: st.msgCreated})
+			em.sendNow(MessageDelta{ID: st.msgID, Delta: p.Text, Full: st.msg.String(), CreatedAt: st.msgCreated})
 		case llm.PartThought:
 			t := st.thought(p.Index)
 			if t.id == "" {
@@ -418,7 +418,7 @@ func (r *Runner) consume(ctx context.Context, tc *TurnContext, req *llm.Request,
 			}
 			if p.Text != "" {
 				t.text.WriteString(p.Text)
-				em.send(ThoughtDelta{ID: t.id, Delta: p.Text, Full: t.text.String(), CreatedAt: t.created})
+				em.sendNow(ThoughtDelta{ID: t.id, Delta: p.Text, Full: t.text.String(), CreatedAt: t.created})
 			}
 		case llm.PartToolCall:
 			c := st.call(p.Index)

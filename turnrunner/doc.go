@@ -95,14 +95,15 @@
 // ctx ends every goroutine of the turn exits promptly and the channel is
 // closed.
 //
-// Events reach the channel in bursts. The runner queues them and hands the
-// queue over a millisecond after the first event in it, whatever it is
-// doing meanwhile (waiting on the model, a tool or middleware, or working
-// on); at once when the queue outgrows the channel's buffer, when a gate
-// opens or closes, for a Log, and when the turn ends. So a consumer has
-// every event within a millisecond, in order, and is woken once per burst
-// rather than once per event: on a fast turn the wake-up is most of the
-// cost of an event.
+// Events reach the channel in order and in bursts. The runner queues them
+// and hands the queue over a millisecond after the first event in it,
+// whatever it is doing meanwhile (waiting on the model, a tool or
+// middleware, or working on); at once when the queue outgrows the channel's
+// buffer, with streamed text (MessageDelta, ThoughtDelta, which go as they
+// come), when a gate opens or closes, for a Log, and when the turn ends. So
+// a consumer has every event within a millisecond, and is woken once per
+// burst rather than once per event: on a fast turn the wake-up is most of
+// the cost of an event.
 //
 // [MarshalEvent] writes every event in a stable JSON
 // wire form for UIs and logs: a "type" field, camelCase fields, RFC 3339

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -385,7 +386,8 @@ const lingerFor = time.Millisecond
 // The runner's events are queued by send and reach the channel in bursts:
 // the first event queued arms a timer that hands the queue over lingerFor
 // later, a queue outgrowing the channel's buffer is handed over at once, and
-// so is everything at the end of the turn. Whatever the runner then does
+// so is everything before streamed text (sendNow) and at the end of the
+// turn. Whatever the runner then does
 // (waits on the model, a tool or middleware, or runs on), a consumer has
 // every event within lingerFor, and is woken once per burst rather than once
 // per event: on a busy turn a goroutine wake-up costs more than the runner's
@@ -411,6 +413,10 @@ type emitter struct {
 	// on the event channel, is a wait on a channel.
 	deliverer chan struct{}
 	batch     []Event // the deliverer's buffer, swapped with pending
+
+	// unsent counts the events queued or being handed over: streamed text
+	// sent while it is 0 has nothing to wait behind (see sendNow).
+	unsent atomic.Int64
 
 	qmu     sync.Mutex // guards what follows; never held while waiting
 	pending []Event
@@ -440,6 +446,7 @@ func (e *emitter) finish(last Event) {
 	}
 	if last != nil {
 		e.pending = append(e.pending, last)
+		e.unsent.Add(1)
 	}
 	e.qmu.Unlock()
 	if !e.deliverQueued(nil) && last != nil {
@@ -486,6 +493,7 @@ func (e *emitter) sendExternal(ev Event) bool {
 func (e *emitter) send(ev Event) {
 	e.qmu.Lock()
 	e.pending = append(e.pending, ev)
+	e.unsent.Add(1)
 	full := len(e.pending) > cap(e.ch)
 	if !full && !e.armed {
 		e.armed = true
@@ -499,6 +507,23 @@ func (e *emitter) send(ev Event) {
 	if full {
 		e.flush()
 	}
+}
+
+// sendNow delivers ev at once, after what is queued: streamed text, which a
+// consumer shows as it comes, and which comes fastest when the consumer
+// reads one delta while the runner produces the next. With nothing queued
+// or being handed over, it goes straight onto the channel: the path of
+// every delta of a streamed answer.
+func (e *emitter) sendNow(ev Event) {
+	if e.unsent.Load() == 0 {
+		e.deliver(ev, nil)
+		return
+	}
+	e.qmu.Lock()
+	e.pending = append(e.pending, ev)
+	e.unsent.Add(1)
+	e.qmu.Unlock()
+	e.flush()
 }
 
 // lingered hands the queue over when the timer fires.
@@ -536,12 +561,15 @@ func (e *emitter) deliverQueued(stop <-chan struct{}) bool {
 		e.qmu.Unlock()
 		for i, ev := range batch {
 			if e.deliver(ev, stop) {
+				e.unsent.Add(-1)
 				continue
 			}
 			if stop != nil && e.ctx.Err() == nil {
 				e.qmu.Lock()
 				e.pending = slices.Concat(batch[i:], e.pending)
 				e.qmu.Unlock()
+			} else {
+				e.unsent.Add(-int64(len(batch) - i))
 			}
 			clear(batch)
 			e.batch = batch[:0]
