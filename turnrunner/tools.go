@@ -290,8 +290,12 @@ func (r *Runner) complete(ctx context.Context, em *emitter, rec *callRecord, hoo
 			call = nc
 		}
 	}
+	if len(hooks) > 0 {
+		// A hook may have replaced the call; otherwise the call holds
+		// rec's own results.
+		rec.results, rec.isError = call.Results(), call.IsError()
+	}
 	rec.call = call
-	rec.results, rec.isError = call.Results(), call.IsError()
 	var evArgs json.RawMessage
 	if rec.argsOK {
 		evArgs = rec.raw
