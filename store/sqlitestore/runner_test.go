@@ -164,6 +164,37 @@ func drain(t *testing.T, ch <-chan turnrunner.Event) (turnrunner.TurnEnd, []turn
 	return end, evs
 }
 
+// reopenWithGates opens the child's database in dir (closed when the test
+// ends) and reads its turn, which must be in state with the two gates of
+// p2 (500) and p3 (900) open; answers approves p2 and denies p3.
+func reopenWithGates(t *testing.T, dir string, state dispatch.TurnState) (*sqlitestore.Store, dispatch.TurnInfo, map[string]bool) {
+	t.Helper()
+	st := open(t, filepath.Join(dir, "chat.db"))
+	t.Cleanup(func() { st.Close() })
+	info, _, err := st.Turn(context.Background(), childTurn)
+	if err != nil || info.State != state || len(info.Gates) != 2 {
+		t.Fatalf("stored turn %+v, %v; want %s with 2 gates", info, err, state)
+	}
+	answers := map[string]bool{}
+	for _, g := range info.Gates {
+		answers[g.ID] = g.ToolCallID == "p2"
+	}
+	return st, info, answers
+}
+
+// checkModelSawResumedCalls checks the calls the resumed turn's model call
+// saw: p1 and p2 paid, p3 denied, p4 refused for its arguments.
+func checkModelSawResumedCalls(t *testing.T, model *scripted.Model) {
+	t.Helper()
+	seen := calls(model.Requests()[0].Timeline)
+	for id, want := range map[string]string{"p1": "paid 5", "p2": "paid 500", "p3": "denied", "p4": "Invalid tool arguments"} {
+		c := seen[id]
+		if c == nil || !c.IsComplete() || !strings.Contains(text(t, c), want) {
+			t.Errorf("call %s as the model saw it: %v, want %q", id, c, want)
+		}
+	}
+}
+
 func calls(es []dispatch.Entry) map[string]*forge.ToolCall {
 	out := map[string]*forge.ToolCall{}
 	for _, e := range es {
@@ -274,16 +305,7 @@ func TestRestartWithPendingApproval(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	st := open(t, filepath.Join(dir, "chat.db"))
-	defer st.Close()
-	info, _, err := st.Turn(ctx, childTurn)
-	if err != nil || info.State != dispatch.TurnSuspended || len(info.Gates) != 2 {
-		t.Fatalf("stored turn %+v, %v; want suspended with 2 gates", info, err)
-	}
-	answers := map[string]bool{}
-	for _, g := range info.Gates {
-		answers[g.ID] = g.ToolCallID == "p2" // approve 500, deny 900
-	}
+	st, _, answers := reopenWithGates(t, dir, dispatch.TurnSuspended)
 	model := scripted.New(scripted.Say("Paid 5 and 500; 900 was denied."))
 	r := newRunner(t, st, model, paid)
 	if _, err := r.Resume(ctx, turnrunner.ResumeInput{TurnID: childTurn}); !errors.Is(err, turnrunner.ErrInvalidTurnContext) {
@@ -309,13 +331,7 @@ func TestRestartWithPendingApproval(t *testing.T) {
 	if b, _ := os.ReadFile(paid); string(b) != "5\n500\n" {
 		t.Errorf("paid = %q, want 5 then 500 (900 denied)", b)
 	}
-	seen := calls(model.Requests()[0].Timeline)
-	for id, want := range map[string]string{"p1": "paid 5", "p2": "paid 500", "p3": "denied", "p4": "Invalid tool arguments"} {
-		c := seen[id]
-		if c == nil || !c.IsComplete() || !strings.Contains(text(t, c), want) {
-			t.Errorf("call %s as the model saw it: %v, want %q", id, c, want)
-		}
-	}
+	checkModelSawResumedCalls(t, model)
 	if info, _, _ := st.Turn(ctx, childTurn); info.State != dispatch.TurnCompleted || len(info.Gates) != 0 {
 		t.Errorf("after resume: %+v, want completed without gates", info)
 	}
@@ -355,18 +371,11 @@ func TestKilledWhileWaitingForApproval(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	st := open(t, filepath.Join(dir, "chat.db"))
-	defer st.Close()
-	info, _, err := st.Turn(ctx, childTurn)
-	if err != nil || info.State != dispatch.TurnRunning || len(info.Gates) != 2 {
-		t.Fatalf("stored turn %+v, %v; want running with 2 gates", info, err)
-	}
-	answers := map[string]bool{}
+	st, info, answers := reopenWithGates(t, dir, dispatch.TurnRunning)
 	for i, g := range info.Gates {
 		if g.ID != gates[i] {
 			t.Errorf("stored gate %d = %q, announced %q", i, g.ID, gates[i])
 		}
-		answers[g.ID] = g.ToolCallID == "p2" // approve 500, deny 900
 	}
 	model := scripted.New(scripted.Say("Paid 5 and 500; 900 was denied."))
 	r := newRunnerWith(t, st, model, paid, false)
@@ -386,13 +395,7 @@ func TestKilledWhileWaitingForApproval(t *testing.T) {
 	if n := len(model.Requests()); n != 1 {
 		t.Errorf("the model was called %d times on resume, want 1 (the answer)", n)
 	}
-	seen := calls(model.Requests()[0].Timeline)
-	for id, want := range map[string]string{"p1": "paid 5", "p2": "paid 500", "p3": "denied", "p4": "Invalid tool arguments"} {
-		c := seen[id]
-		if c == nil || !c.IsComplete() || !strings.Contains(text(t, c), want) {
-			t.Errorf("call %s as the model saw it: %v, want %q", id, c, want)
-		}
-	}
+	checkModelSawResumedCalls(t, model)
 	es, err := st.Load(ctx, childTurn)
 	if err != nil {
 		t.Fatal(err)
