@@ -436,7 +436,10 @@ type emitter struct {
 	pending []Event
 	timer   *time.Timer // hands pending over; armed while it is not empty
 	armed   bool
-	shut    bool // ch is closed (set by finish, as deliverer)
+	// lingering counts the timer's callbacks armed and not yet over, so
+	// finish can wait for one that fired as it stopped the timer.
+	lingering sync.WaitGroup
+	shut      bool // ch is closed (set by finish, as deliverer)
 }
 
 func newEmitter(ctx context.Context, buffer int) *emitter {
@@ -453,10 +456,10 @@ func (e *emitter) finish(last Event) {
 	e.closed = true
 	e.mu.Unlock()
 	e.deliverer <- struct{}{}
-	defer func() { <-e.deliverer }()
 	e.qmu.Lock()
-	if e.timer != nil {
-		e.timer.Stop()
+	if e.armed && e.timer.Stop() {
+		e.armed = false
+		e.lingering.Done() // its callback will not run
 	}
 	if last != nil {
 		e.pending = append(e.pending, last)
@@ -477,11 +480,15 @@ func (e *emitter) finish(last Event) {
 		}
 	}
 	e.qmu.Lock()
-	defer e.qmu.Unlock()
 	if !e.shut {
 		e.shut = true
 		close(e.ch)
 	}
+	e.qmu.Unlock()
+	<-e.deliverer
+	// A callback of a timer that fired as it was stopped finds the channel
+	// shut; waiting for it leaves nothing of the turn running.
+	e.lingering.Wait()
 }
 
 // sendExternal delivers ev at once, after the queued events; it gives up
@@ -511,6 +518,7 @@ func (e *emitter) send(ev Event) {
 	full := len(e.pending) > cap(e.ch)
 	if !full && !e.armed {
 		e.armed = true
+		e.lingering.Add(1)
 		if e.timer == nil {
 			e.timer = time.AfterFunc(lingerFor, e.lingered)
 		} else {
@@ -542,6 +550,7 @@ func (e *emitter) sendNow(ev Event) {
 
 // lingered hands the queue over when the timer fires.
 func (e *emitter) lingered() {
+	defer e.lingering.Done()
 	e.qmu.Lock()
 	e.armed = false
 	e.qmu.Unlock()
