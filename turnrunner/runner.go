@@ -416,10 +416,7 @@ type emitter struct {
 	ctx context.Context
 
 	stopOnce sync.Once
-	stop     chan struct{} // closed when finishing starts: releases blocked external sends
-
-	mu     sync.RWMutex // held for reading by external senders while they send
-	closed bool         // no external send may start
+	stop     chan struct{} // closed when finishing starts: external sends give up
 
 	// deliverer is held (a value in it) by the one goroutine handing the
 	// queue to the channel, so events arrive in the order they were
@@ -452,9 +449,6 @@ func newEmitter(ctx context.Context, buffer int) *emitter {
 // goroutine calls it.
 func (e *emitter) finish(last Event) {
 	e.stopOnce.Do(func() { close(e.stop) })
-	e.mu.Lock()
-	e.closed = true
-	e.mu.Unlock()
 	e.deliverer <- struct{}{}
 	e.qmu.Lock()
 	if e.armed && e.timer.Stop() {
@@ -494,17 +488,17 @@ func (e *emitter) finish(last Event) {
 // sendExternal delivers ev at once, after the queued events; it gives up
 // when the turn starts finishing.
 func (e *emitter) sendExternal(ev Event) bool {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	if e.closed {
-		return false
-	}
 	select {
 	case e.deliverer <- struct{}{}:
 	case <-e.stop:
 		return false
 	}
 	defer func() { <-e.deliverer }()
+	select {
+	case <-e.stop: // finishing started while this waited
+		return false
+	default:
+	}
 	return e.deliverQueued(e.stop) && e.deliver(ev, e.stop)
 }
 
