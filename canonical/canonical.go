@@ -128,7 +128,7 @@ func (st *state) checksum(tool string, args []byte) (string, error) {
 type state struct {
 	buf     []byte     // canonical output
 	enc     []byte     // JSON text of a Go value, before canonicalisation
-	arena   []byte     // sort keys of the open objects' members, as a stack
+	arena   []byte     // scratch for decoded sort keys
 	members []member   // members of the open objects, as a stack
 	keys    []string   // keys of the Go maps being encoded, as a stack
 	path    []identity // Go containers being encoded, outermost first

@@ -53,6 +53,11 @@ func TestStringifyJSON(t *testing.T) {
 			`[{"a":{"c":2,"d":3,"e":{"f":2,"g":1.5}},"b":1},{"a":1,"z":{"x":{"p":"A","q":1},"y":{"a":[{"c":2,"d":1}],"b":1.5}}}]`},
 		{"nested reorders in order", `[{"b":{"d":{"f":{"h":1,"g":2},"e":0},"c":[{"j":1,"i":2}]},"a":{"l":1,"k":{"n":1,"m":2}}}]`,
 			`[{"a":{"k":{"m":2,"n":1},"l":1},"b":{"c":[{"i":2,"j":1}],"d":{"e":0,"f":{"g":2,"h":1}}}}]`},
+		{"keys sharing eight bytes", `{"prefix__b":1,"prefix__a\u0062":2,"prefix__a":3, "prefix__\ud83d\ude00":4,"prefix__\ue000":5,"prefix__ab":6}`,
+			"{\"prefix__a\":3,\"prefix__ab\":6,\"prefix__b\":1,\"prefix__😀\":4,\"prefix__\ue000\":5}"},
+		{"keys sharing eight bytes in order", `{"prefix__a":1, "prefix__a\n":2,"prefix__b" :3,"prefix__b\u0020":4}`, `{"prefix__a":1,"prefix__a\n":2,"prefix__b":3,"prefix__b ":4}`},
+		{"keys sharing eight bytes, many", `{"key_____q":1,"key_____p":2,"key_____o":3,"key_____n":4,"key_____m":5,"key_____l":6,"key_____k":7,"key_____j":8,"key_____i":9,"key_____h":10,"key_____g":11,"key_____f":12,"key_____e":13,"key_____d":14,"key_____c":15,"key_____b":16,"key_____a":17,"key_____q":0}`,
+			`{"key_____a":17,"key_____b":16,"key_____c":15,"key_____d":14,"key_____e":13,"key_____f":12,"key_____g":11,"key_____h":10,"key_____i":9,"key_____j":8,"key_____k":7,"key_____l":6,"key_____m":5,"key_____n":4,"key_____o":3,"key_____p":2,"key_____q":0}`},
 		{"string top level", `"x"`, `"x"`},
 		{"number top level", ` 12.50 `, `12.5`},
 	}

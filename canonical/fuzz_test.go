@@ -28,6 +28,7 @@ func FuzzStringifyJSON(f *testing.F) {
 	}
 	f.Add([]byte("\"\xe2\x82\""))
 	f.Add([]byte(`{"\ud800":1,"😀":2,"\ue000":3}`))
+	f.Add([]byte(`{"prefix__b":1,"prefix__a\u0062":2,"prefix__a": 3,"prefix__\ud83d\ude00":4,"prefix__\ue000":5,"prefix__b":6}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := canonical.StringifyJSON(data)
 		if err != nil {

@@ -29,14 +29,11 @@ type parser struct {
 }
 
 // member is one member of an open object: the output span of `"key":value`
-// and its sort key, data[ks:ke] or, for keys whose raw text does not sort
-// as is, arena[ks:ke]. prefix holds the key's first eight bytes big-endian
-// (zero-padded), so that unequal prefixes order keys without a look at them.
+// and the first eight bytes of its key's sort key, big-endian and
+// zero-padded, so that unequal prefixes order keys without a look at them.
 type member struct {
 	prefix     uint64
 	start, end uint32
-	ks, ke     uint32
-	inArena    bool
 }
 
 // canon validates data as one JSON text (JSON.parse grammar: surrounding
@@ -173,7 +170,7 @@ func (p *parser) next(i int, closer byte) (next int, closed bool, err error) {
 func (p *parser) object(i, depth int) (int, error) {
 	data := p.data
 	start := p.pos(i) // of the opening brace
-	base, arenaBase := len(p.members), len(p.arena)
+	base := len(p.members)
 	i = p.space(i + 1)
 	if i < len(data) && data[i] == '}' {
 		return i + 1, nil
@@ -206,7 +203,7 @@ func (p *parser) object(i, depth int) (int, error) {
 			if !sorted {
 				p.reorder(start, i-1, ms)
 			}
-			p.members, p.arena = p.members[:base], p.arena[:arenaBase]
+			p.members = p.members[:base]
 			return i, nil
 		}
 	}
@@ -223,28 +220,25 @@ func (p *parser) key(i int) (int, error) {
 	// back in wider loads than it was written with, which stalls the CPU.
 	p.members = append(p.members, member{})
 	m := &p.members[len(p.members)-1]
-	m.start, m.ks = uint32(p.pos(i)), uint32(i+1)
+	m.start = uint32(p.pos(i))
 	if i+10 <= len(data) {
 		// A key of up to seven plain ASCII bytes and then the colon, the
 		// common case: the first byte a string scanner would stop at is
 		// the closing quote.
 		w := binary.LittleEndian.Uint64(data[i+1:])
 		if z := bits.TrailingZeros64(specialMask(w)) &^ 7; z < 64 && byte(w>>z) == '"' && data[i+2+z>>3] == ':' {
-			m.ke, m.prefix = m.ks+uint32(z>>3), bits.ReverseBytes64(w)&^(^uint64(0)>>z)
-			return p.space(int(m.ke) + 2), nil
+			m.prefix = bits.ReverseBytes64(w) &^ (^uint64(0) >> z)
+			return p.space(i + 3 + z>>3), nil
 		}
 	}
 	end, flags, err := scanString(data, i)
 	if err != nil {
 		return 0, err
 	}
-	m.ke = uint32(end - 1)
 	key := data[i+1 : end-1]
-	if flags&flagDecode != 0 {
-		m.ks, m.inArena = uint32(len(p.arena)), true
-		p.arena = appendSortKey(p.arena, key)
-		m.ke = uint32(len(p.arena))
-		key = p.arena[m.ks:]
+	if flags&flagDecode != 0 { // the raw text is not the sort key
+		p.arena = appendSortKey(p.arena[:0], key)
+		key = p.arena
 	}
 	var w [8]byte // zero-padded
 	copy(w[:], key)
@@ -258,19 +252,28 @@ func (p *parser) key(i int) (int, error) {
 	return p.space(i + 1), nil
 }
 
-func (p *parser) keyText(m *member) []byte {
-	if m.inArena {
-		return p.arena[m.ks:m.ke]
+// keyAt returns the body of the key at output offset x, found in the
+// output or, when not copied yet, in the input.
+func (p *parser) keyAt(x uint32) []byte {
+	text := p.out[min(int(x), len(p.out)):]
+	if int(x) >= len(p.out) {
+		text = p.data[int(x)-len(p.out)+p.from:]
 	}
-	return p.data[m.ks:m.ke]
+	end, _, _ := scanString(text, 0) // validated already
+	return text[1 : end-1]
 }
 
-// compare orders two members by key.
+// compare orders two members by key. Keys that share a prefix are
+// compared by their sort keys, decoded anew from their text (canonical or
+// raw, it decodes alike): such ties are rare.
 func (p *parser) compare(a, b member) int {
 	if a.prefix != b.prefix {
 		return cmp.Compare(a.prefix, b.prefix)
 	}
-	return bytes.Compare(p.keyText(&a), p.keyText(&b))
+	p.arena = appendSortKey(p.arena[:0], p.keyAt(a.start))
+	n := len(p.arena)
+	p.arena = appendSortKey(p.arena, p.keyAt(b.start))
+	return bytes.Compare(p.arena[:n], p.arena[n:])
 }
 
 func (p *parser) less(a, b *member) bool {
@@ -283,26 +286,23 @@ func (p *parser) less(a, b *member) bool {
 // the object's text, each with the comma (or brace) before it, and then
 // moved over that text.
 func (p *parser) reorder(start, closing int, ms []member) {
+	p.flush(closing)
 	// Stable, so that equal keys stay in document order. Most objects are
-	// small, and an insertion sort that mostly compares prefixes is
-	// quickest for them. A key equal to an earlier one is inserted next to
-	// a key with its prefix: without such ties there is nothing to drop.
-	ties := len(ms) > 16
-	if ties {
-		slices.SortStableFunc(ms, p.compare)
-	}
+	// small, and an insertion sort on the prefixes alone is quickest for
+	// them; keys that share a prefix (and duplicates among them) are then
+	// put in order in full.
+	ties := len(ms) > 16 // too many for an insertion sort
 	for k := 1; k < len(ms) && len(ms) <= 16; k++ {
 		m, j := ms[k], k
-		for ; j > 0 && ms[j-1].prefix >= m.prefix; j-- {
-			if ms[j-1].prefix == m.prefix && p.compare(m, ms[j-1]) >= 0 {
-				break
-			}
+		for ; j > 0 && ms[j-1].prefix > m.prefix; j-- {
 			ms[j] = ms[j-1]
 		}
 		ms[j] = m
 		ties = ties || j > 0 && ms[j-1].prefix == m.prefix
 	}
-	p.flush(closing)
+	if ties {
+		slices.SortStableFunc(ms, p.compare)
+	}
 	body := len(p.out)
 	out, src := p.out, p.out // src keeps the text should out move
 	for k := range ms {
