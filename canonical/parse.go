@@ -179,14 +179,16 @@ func (p *parser) object(i, depth int) (int, error) {
 	for {
 		var closed bool
 		var err error
-		if i, err = p.key(i); err != nil {
+		m := member{start: uint32(p.pos(i))} // its end is set later
+		if m.prefix, i, err = p.key(i); err != nil {
 			return 0, err
 		}
-		if n := len(p.members); n-1 > base {
-			prev, m := &p.members[n-2], &p.members[n-1]
+		if n := len(p.members); n > base {
+			prev := &p.members[n-1]
 			prev.end = m.start - 1 // at the comma
-			sorted = sorted && p.less(prev, m)
+			sorted = sorted && p.less(prev, &m)
 		}
+		p.members = append(p.members, m)
 		if i, err = p.value(i, depth); err != nil {
 			return 0, err
 		}
@@ -209,31 +211,26 @@ func (p *parser) object(i, depth int) (int, error) {
 	}
 }
 
-// key reads the member key at data[i] and the colon after it, and pushes
-// its member (its end is set later); it returns the index of the value.
-func (p *parser) key(i int) (int, error) {
+// key reads the member key at data[i] and the colon after it; it returns
+// the first eight bytes of its sort key (see member) and the index of the
+// value.
+func (p *parser) key(i int) (prefix uint64, next int, err error) {
 	data := p.data
 	if i >= len(data) || data[i] != '"' {
-		return 0, syntaxError(data, i, "expecting a string key")
+		return 0, 0, syntaxError(data, i, "expecting a string key")
 	}
-	// Filled in place: a member built aside and copied in would be read
-	// back in wider loads than it was written with, which stalls the CPU.
-	p.members = append(p.members, member{})
-	m := &p.members[len(p.members)-1]
-	m.start = uint32(p.pos(i))
 	if i+10 <= len(data) {
 		// A key of up to seven plain ASCII bytes and then the colon, the
 		// common case: the first byte a string scanner would stop at is
 		// the closing quote.
 		w := binary.LittleEndian.Uint64(data[i+1:])
 		if z := bits.TrailingZeros64(specialMask(w)) &^ 7; z < 64 && byte(w>>z) == '"' && data[i+2+z>>3] == ':' {
-			m.prefix = bits.ReverseBytes64(w) &^ (^uint64(0) >> z)
-			return p.space(i + 3 + z>>3), nil
+			return bits.ReverseBytes64(w) &^ (^uint64(0) >> z), p.space(i + 3 + z>>3), nil
 		}
 	}
 	end, flags, err := scanString(data, i)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	key := data[i+1 : end-1]
 	if flags&flagDecode != 0 { // the raw text is not the sort key
@@ -242,14 +239,13 @@ func (p *parser) key(i int) (int, error) {
 	}
 	var w [8]byte // zero-padded
 	copy(w[:], key)
-	m.prefix = binary.BigEndian.Uint64(w[:])
 	if flags&flagRewrite != 0 {
 		p.rewriteString(i, end)
 	}
 	if i = p.space(end); i >= len(data) || data[i] != ':' {
-		return 0, syntaxError(data, i, "expecting ':'")
+		return 0, 0, syntaxError(data, i, "expecting ':'")
 	}
-	return p.space(i + 1), nil
+	return binary.BigEndian.Uint64(w[:]), p.space(i + 1), nil
 }
 
 // keyAt returns the body of the key at output offset x, found in the
