@@ -40,6 +40,9 @@ func FuzzStringifyJSON(f *testing.F) {
 			}
 			return
 		}
+		if !json.Valid(data) {
+			t.Fatalf("accepted invalid JSON %q", data)
+		}
 		if !json.Valid([]byte(got)) || !utf8.ValidString(got) {
 			t.Fatalf("output %q of %q is not valid JSON", got, data)
 		}

@@ -235,14 +235,15 @@ func New(model llm.Model, opts *Options) (*Runner, error) {
 	if o.Store == nil {
 		o.Store = dispatch.NewMemoryStore()
 	}
-	if o.Now == nil {
+	wallClock := o.Now == nil
+	if wallClock {
 		o.Now = time.Now
 	}
 	approval := make(map[string]bool, len(o.RequireApproval))
 	for _, n := range o.RequireApproval {
 		approval[n] = true
 	}
-	return &Runner{model: model, opts: o, tools: reg, approval: approval, cleanup: cleanup}, nil
+	return &Runner{model: model, opts: o, tools: reg, approval: approval, cleanup: cleanup, wallClock: wallClock}, nil
 }
 
 // nilEntries names every nil function in fs, as config problems.

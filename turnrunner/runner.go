@@ -29,6 +29,9 @@ type Runner struct {
 	tools    *forge.Registry
 	approval map[string]bool
 	cleanup  bool // delete a turn's artifacts when it ends
+	// wallClock is set when Options.Now is time.Now: a time forge read
+	// for its execution events then serves the runner's as well.
+	wallClock bool
 	// running holds the spool prefixes of the turns in progress, which
 	// the ArtifactTTL sweep spares.
 	running runningTurns
@@ -627,6 +630,15 @@ func (r *Runner) safeNow() (t time.Time) {
 		}
 	}()
 	return r.now()
+}
+
+// clockAt is safeNow, or t, a time forge just read from the wall clock,
+// when that is the runner's clock too: reading it once serves both.
+func (r *Runner) clockAt(t time.Time) time.Time {
+	if r.wallClock && !t.IsZero() {
+		return t
+	}
+	return r.safeNow()
 }
 
 // runTurn is the turn lifecycle: start, store input, input pipeline,

@@ -109,8 +109,7 @@ func (r *Runner) prepare(dc *dispatch.Context, calls []*callState) []*callRecord
 				rec.compat = "unknown"
 			}
 		}
-		rec.argsOK = json.Valid(raw) && raw[0] == '{'
-		rec.checksum = checksum(rec.name, rec.raw, rec.argsOK)
+		rec.checksum, rec.argsOK = checksum(rec.name, rec.raw)
 		recs[i] = rec
 	}
 	return recs
@@ -171,25 +170,29 @@ func cutUTF8(s string, n int) string {
 	return s[:n]
 }
 
-// checksum is canonical.Checksum over the arguments (over the raw text as a
-// JSON string when they are not JSON), with a plain SHA-256 fallback so a
-// record can always be built.
-func checksum(tool string, raw json.RawMessage, ok bool) string {
-	var sum string
+// checksum is canonical.Checksum over the arguments, and whether they are
+// a JSON object. Arguments that are not are summed as the raw text in a
+// JSON string; a plain SHA-256 is the fallback, so a record can always be
+// built. canonical accepts only valid JSON (its fuzz test holds it to
+// encoding/json), so for an object its parse alone tells; it refuses valid
+// JSON only past its depth limit, which json.Valid then settles.
+func checksum(tool string, raw []byte) (sum string, object bool) {
 	var err error
-	if ok {
-		sum, err = canonical.Checksum(tool, raw)
-	} else {
+	if raw[0] == '{' {
+		sum, err = canonical.ChecksumJSON(tool, raw)
+		object = err == nil || json.Valid(raw)
+	}
+	if !object {
 		sum, err = canonical.Checksum(tool, string(raw))
 	}
 	if err == nil && len(sum) == 64 {
-		return sum
+		return sum, object
 	}
 	h := sha256.New()
 	h.Write([]byte(tool))
 	h.Write([]byte{0})
 	h.Write(raw)
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil)), object
 }
 
 // cancel settles rec as interrupted by the turn's cancellation: an
@@ -505,7 +508,10 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 	}
 	obs := &observer{r: r, em: em, turnID: dc.TurnID(), dispatchID: dc.DispatchID(), callID: rec.id, ctx: ctx, tctx: tctx}
 	out, err := t.Execute(tctx, rec.raw, forge.Invocation{ID: rec.id, CallID: rec.checksum, Scope: dc}, obs)
-	now := r.now()
+	now := obs.endedAt
+	if !obs.ended {
+		now = r.now()
+	}
 	if err != nil {
 		// A timeout is the limit having expired (and not the turn's ctx)
 		// when the tool settled, and an error that says so. Neither alone:
@@ -565,7 +571,10 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 	default:
 		rec.results = forge.TextResults(forge.NewTokenizable("(no output)"))
 	}
-	rec.complete, rec.completedAt = true, r.now()
+	rec.complete, rec.completedAt = true, now
+	if out.Kind() == forge.OutputReader {
+		rec.completedAt = r.now() // the stream has been read to its end
+	}
 }
 
 // observer forwards forge's execution events to the channel. At the end
@@ -578,8 +587,8 @@ type observer struct {
 	callID             string // the tool call's id (forge's CallID is its checksum)
 	ctx, tctx          context.Context
 
-	started        time.Time // Options.Now at the start event
-	ended, expired bool
+	started, endedAt time.Time // Options.Now at the start and end events
+	ended, expired   bool
 }
 
 // deadlineExpired reports whether tctx's own deadline expired while ctx is
@@ -591,14 +600,15 @@ func deadlineExpired(ctx, tctx context.Context) bool {
 // The events are stamped with Options.Now, as every other event is, not
 // with the wall clock forge stamps its own with.
 func (o *observer) ToolExecutionStart(e forge.ExecutionStart) {
-	o.started = o.r.safeNow()
+	o.started = o.r.clockAt(e.StartedAt)
 	o.em.send(ToolExecutionStart{TurnID: o.turnID, DispatchID: o.dispatchID, ToolName: e.ToolName,
 		ToolCallID: o.callID, Checksum: e.CallID, Args: e.Args, StartedAt: o.started})
 }
 
 func (o *observer) ToolExecutionEnd(e forge.ExecutionEnd) {
 	o.ended, o.expired = true, deadlineExpired(o.ctx, o.tctx)
-	end := o.r.safeNow()
+	end := o.r.clockAt(e.EndedAt)
+	o.endedAt = end
 	if o.started.IsZero() {
 		o.started = end
 	}
