@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ebbforge/adk/internal/forgestate"
 )
 
 // A LazySchema tool publishes its document as given (its root closed when
@@ -178,17 +180,43 @@ func TestLazySchemaConcurrentFirstUse(t *testing.T) {
 	}
 }
 
-// Artifact tools are forged in bulk, a few per tool result: a LazySchema
-// one costs the tool and its copy of the document, nothing more.
+// A LazySchema tool costs the tool, its copy of the document and the
+// holder of the schema it resolves later; a copy answering with another
+// handler (how artifact tools are forged per turn) costs the copy alone,
+// and resolves the schema once with the tool it was copied from.
 func TestLazyConstructionAllocs(t *testing.T) {
 	doc := json.RawMessage(`{"additionalProperties":false,"type":"object","properties":{"a":{"type":"string"}}}`)
 	opts := &ToolOptions{Ephemeral: true, OnCollision: CollisionReplace, LazySchema: true}
-	h := func(context.Context, map[string]any, Invocation) (string, error) { return "", nil }
+	h := func(context.Context, map[string]any, Invocation) (string, error) { return "template", nil }
 	if n := testing.AllocsPerRun(50, func() {
 		if _, err := NewArtifactTool("artifact_x", "d", doc, h, opts); err != nil {
 			t.Fatal(err)
 		}
-	}); n != 2 {
-		t.Errorf("NewArtifactTool with LazySchema: %v allocations, want 2", n)
+	}); n != 3 {
+		t.Errorf("NewArtifactTool with LazySchema: %v allocations, want 3", n)
+	}
+	template, err := NewArtifactTool("artifact_x", "d", doc, h, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bound := func(context.Context, map[string]any, Invocation) (string, error) { return "bound", nil }
+	var tool *Tool
+	if n := testing.AllocsPerRun(50, func() {
+		tool = forgestate.WithHandler(template, bound).(*Tool)
+	}); n != 1 {
+		t.Errorf("a copy with another handler: %v allocations, want 1", n)
+	}
+	out, err := tool.Execute(context.Background(), json.RawMessage(`{"a":"x"}`), Invocation{}, nil)
+	if err != nil || out.Text() != "bound" {
+		t.Fatalf("copy answered %q, %v; want the bound handler's answer", out.Text(), err)
+	}
+	if tool.lazy != template.lazy || template.lazy.v == nil {
+		t.Error("the copy did not resolve the schema once for both")
+	}
+	if _, err := tool.Execute(context.Background(), json.RawMessage(`{"a":1}`), Invocation{}, nil); !errors.Is(err, ErrInvalidToolArgs) {
+		t.Errorf("copy with bad arguments: %v, want ErrInvalidToolArgs", err)
+	}
+	if out, _ := template.Execute(context.Background(), json.RawMessage(`{"a":"x"}`), Invocation{}, nil); out.Text() != "template" {
+		t.Errorf("template answered %q after the copy; want its own handler's", out.Text())
 	}
 }

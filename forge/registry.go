@@ -14,6 +14,10 @@ func init() {
 		r.mu.RLock()
 		defer r.mu.RUnlock()
 		return r.changes
+	}, func(tool, h any) any {
+		t := *tool.(*Tool)
+		t.artifactHandler = h.(artifactHandler)
+		return &t
 	})
 }
 

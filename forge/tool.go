@@ -196,10 +196,10 @@ type Tool struct {
 	handler           handler
 	artifactHandler   artifactHandler
 	// v is the resolved schema; nil for a LazySchema tool, whose lazy
-	// resolves it once, on first use (held in place: tools built in bulk
-	// cost one allocation less).
+	// resolves it once, on first use (shared with the tool's copies: see
+	// internal/forgestate).
 	v    *validator
-	lazy lazyValidator
+	lazy *lazyValidator
 	// decode turns validated arguments into a *A for the typed handler
 	// (set from args, root defaults included, for a struct of plain
 	// fields, or decoded from raw, patched with the root defaults that were filled in, or
@@ -430,7 +430,7 @@ func newTool(p *problems, name, description string, schema json.RawMessage, deri
 	}
 	t := &Tool{name: name, description: description, schema: doc, opts: o, v: v}
 	if o.LazySchema {
-		t.lazy.derived = derived
+		t.lazy = &lazyValidator{derived: derived}
 	}
 	set(t)
 	return t, nil

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/ebbforge/adk/forge"
+	"github.com/ebbforge/adk/internal/forgestate"
 	"github.com/ebbforge/adk/internal/safetext"
 )
 
@@ -151,13 +152,13 @@ func (f *Forger) add(calls []*forge.ToolCall) (bool, error) {
 			continue
 		}
 		if f.baseTools == nil {
-			tools := make([]*forge.Tool, 0, len(f.base.methods))
-			for i, m := range f.base.methods {
-				t, err := f.forgeTool(m, f.base.docs[i])
-				if err != nil {
-					return false, err
-				}
-				tools = append(tools, t)
+			templates, err := f.base.templates()
+			if err != nil {
+				return false, err
+			}
+			tools := make([]*forge.Tool, len(templates))
+			for i, t := range templates {
+				tools[i] = forgestate.WithHandler(t, dispatchHandler(f.base.methods[i].Tool, f.table)).(*forge.Tool)
 			}
 			f.baseTools, added = tools, true
 		}
@@ -184,7 +185,7 @@ func (f *Forger) add(calls []*forge.ToolCall) (bool, error) {
 			if err != nil {
 				return false, err
 			}
-			t, err := f.forgeTool(m, doc)
+			t, err := forgeTool(m, doc, f.table)
 			if err != nil {
 				return false, err
 			}
@@ -197,10 +198,10 @@ func (f *Forger) add(calls []*forge.ToolCall) (bool, error) {
 	return added, nil
 }
 
-// forgeTool forges the tool of m, whose schema document is doc.
-func (f *Forger) forgeTool(m Method, doc json.RawMessage) (*forge.Tool, error) {
+// forgeTool forges the tool of m, whose schema document is doc, over table.
+func forgeTool(m Method, doc json.RawMessage, table *entryTable) (*forge.Tool, error) {
 	toolOpts := &forge.ToolOptions{Ephemeral: true, OnCollision: forge.CollisionReplace, LazySchema: true}
-	t, err := forge.NewArtifactTool(m.Tool, m.Description, doc, dispatchHandler(m.Tool, f.table), toolOpts)
+	t, err := forge.NewArtifactTool(m.Tool, m.Description, doc, dispatchHandler(m.Tool, table), toolOpts)
 	if err != nil {
 		return nil, fmt.Errorf("spooledartifact: forge %s: %w", m.Tool, err)
 	}
@@ -312,6 +313,26 @@ type forgeBase struct {
 	byTool  map[string]Method
 	docs    []json.RawMessage // the tools' schema documents, parallel to methods
 	err     error
+	// templates are the methods' tools, forged once and over no table:
+	// a Forger gives its turn copies bound to its own table, so the
+	// schemas are checked, and resolved on a first call, once.
+	templates func() ([]*forge.Tool, error)
+}
+
+// withTemplates sets b.templates; b's methods and docs are final.
+func (b *forgeBase) withTemplates() *forgeBase {
+	b.templates = sync.OnceValues(func() ([]*forge.Tool, error) {
+		tools := make([]*forge.Tool, len(b.methods))
+		for i, m := range b.methods {
+			t, err := forgeTool(m, b.docs[i], nil)
+			if err != nil {
+				return nil, err
+			}
+			tools[i] = t
+		}
+		return tools, nil
+	})
+	return b
 }
 
 // forgeBaseFor returns the forgeBase of answers capped at limit bytes
@@ -327,7 +348,7 @@ func forgeBaseFor(limit int) (*forgeBase, error) {
 	for _, m := range c.methods {
 		c.byTool[m.Tool] = m
 	}
-	return c, nil
+	return c.withTemplates(), nil
 }
 
 // baseForge returns the immutable forgeBase of the default cap; callers
@@ -342,7 +363,7 @@ var baseForge = sync.OnceValue(func() *forgeBase {
 		}
 		b.docs = append(b.docs, doc)
 	}
-	return b
+	return b.withTemplates()
 })
 
 // callIDSchema is the schema of the callId parameter every forged tool
