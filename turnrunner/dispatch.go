@@ -102,12 +102,47 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 		}
 	}
 
+	// The dispatch input chain wraps the model call, the tool calls and
+	// the dispatch output chain: they run in its core, with the ctx its
+	// innermost next was given. The outcome is what the core recorded in
+	// the variables below, set afresh every iteration (the core is built
+	// once per dispatch).
+	var (
+		final      bool
+		res        stepResult
+		stepErr    error
+		stepped    bool
+		outReached bool
+		outErr     error
+	)
+	core := func(ctx context.Context) error {
+		if ctx.Err() != nil {
+			aborted = context.Cause(ctx)
+			return nil
+		}
+		if dc.IsSignalled() {
+			return nil
+		}
+		stepped = true
+		iterations++
+		res, stepErr = r.safeStep(ctx, tc, dc, em, final, finalReason)
+		if ctx.Err() != nil {
+			aborted = context.Cause(ctx)
+			return stepErr
+		}
+		if stepErr != nil || dc.IsSignalled() {
+			return stepErr
+		}
+		outReached, outErr = runOutput(ctx, dc, r.opts.DispatchOutput, ErrDispatchPipeline, "dispatch")
+		return outErr
+	}
+
 	for ctx.Err() == nil && !dc.IsSignalled() && !tc.isSuspended() {
 		it := dc.Iteration()
 		itStart := r.now()
 		em.send(IterationStart{DispatchID: dc.DispatchID(), Iteration: it, StartedAt: itStart})
 
-		final := finalReason != ""
+		final = finalReason != ""
 		if limit := drive.IterationLimit(dc); limit > 0 && it >= limit-1 && !final {
 			finalReason = iterationLimitReason
 			final = true
@@ -120,37 +155,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 			em.send(Warning{DispatchID: dc.DispatchID(), Iteration: it, Kind: "artifact-tools", Message: err.Error(), Err: err, EmittedAt: r.now()})
 		}
 
-		// The dispatch input chain wraps the model call, the tool calls and
-		// the dispatch output chain: they run in its core, with the ctx its
-		// innermost next was given. The outcome is what the core recorded.
-		var (
-			res        stepResult
-			stepErr    error
-			stepped    bool
-			outReached bool
-			outErr     error
-		)
-		core := func(ctx context.Context) error {
-			if ctx.Err() != nil {
-				aborted = context.Cause(ctx)
-				return nil
-			}
-			if dc.IsSignalled() {
-				return nil
-			}
-			stepped = true
-			iterations++
-			res, stepErr = r.safeStep(ctx, tc, dc, em, final, finalReason)
-			if ctx.Err() != nil {
-				aborted = context.Cause(ctx)
-				return stepErr
-			}
-			if stepErr != nil || dc.IsSignalled() {
-				return stepErr
-			}
-			outReached, outErr = runOutput(ctx, dc, r.opts.DispatchOutput, ErrDispatchPipeline, "dispatch")
-			return outErr
-		}
+		res, stepErr, stepped, outReached, outErr = stepResult{}, nil, false, false, nil
 		reached, err := runOnion(ctx, dc, r.opts.DispatchInput, core)
 		if ctx.Err() != nil || aborted != nil {
 			// A middleware's ctx ending (a timeout it set) aborts the
@@ -282,9 +287,10 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 	if err != nil {
 		return stepResult{}, ErrModel.With(err, "turnrunner: build request")
 	}
-	st := streamState{id: newEntryID()}
+	st := &tc.stream // nothing of a step outlives it, so the next reuses it
+	*st = streamState{id: newEntryID()}
 	callStart := r.now()
-	modelErr := r.consume(ctx, tc, req, em, &st, it)
+	modelErr := r.consume(ctx, tc, req, em, st, it)
 	if modelErr == nil && ctx.Err() != nil {
 		modelErr = context.Cause(ctx)
 	}
@@ -296,20 +302,20 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 		// A response that failed part way is not an answer: what the
 		// caller saw of it is closed with the error and nothing of it is
 		// stored, so the timeline (and a retry) starts clean.
-		r.abandon(em, &st, modelErr)
+		r.abandon(em, st, modelErr)
 		stats()
 		return stepResult{}, ErrModel.With(modelErr, "turnrunner: model call failed")
 	}
 	// Store what arrived, also on cancellation: nothing is lost.
 	pctx := context.WithoutCancel(ctx)
-	if err := r.finish(em, &st); err != nil {
+	if err := r.finish(em, st); err != nil {
 		return stepResult{}, err
 	}
 	if err := st.flush(pctx, dc); err != nil {
 		return stepResult{}, err
 	}
 	stats()
-	res, err := r.settleResponse(ctx, tc, dc, em, &st, final, finalReason, modelErr != nil)
+	res, err := r.settleResponse(ctx, tc, dc, em, st, final, finalReason, modelErr != nil)
 	if ferr := st.flush(pctx, dc); err == nil {
 		err = ferr
 	}

@@ -247,6 +247,9 @@ type TurnContext struct {
 	// model is the dispatch's model behind the retry policy, built once
 	// per dispatch; only the dispatch goroutine uses it.
 	model *retryingModel
+	// stream is the response of the dispatch's current step, reset at the
+	// start of each; only the dispatch goroutine uses it.
+	stream streamState
 
 	conv   string       // the conversation the turn belongs to, if any
 	resume *resumeState // what Runner.Resume continues, nil for a new turn

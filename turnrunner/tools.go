@@ -433,18 +433,24 @@ func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Con
 // running. Each record is written only by the worker that took it, so the
 // results stay in call order whatever order they finish in.
 func (r *Runner) executeAll(ctx context.Context, dc *dispatch.Context, em *emitter, spoolStore spooledartifact.Store, recs []*callRecord) {
-	var runnable []*callRecord
+	n, last := 0, -1
+	for i, rec := range recs {
+		if rec.run {
+			n, last = n+1, i
+		}
+	}
+	switch n {
+	case 0:
+		return
+	case 1:
+		r.execute(ctx, dc, em, spoolStore, recs[last])
+		return
+	}
+	runnable := make([]*callRecord, 0, n)
 	for _, rec := range recs {
 		if rec.run {
 			runnable = append(runnable, rec)
 		}
-	}
-	switch len(runnable) {
-	case 0:
-		return
-	case 1:
-		r.execute(ctx, dc, em, spoolStore, runnable[0])
-		return
 	}
 	var next atomic.Int64
 	var g errgroup.Group
