@@ -101,7 +101,7 @@ func (r *Runner) prepare(dc *dispatch.Context, calls []*callState) []*callRecord
 		name, nameProblem := usableName(c.name)
 		rec := &callRecord{id: id, name: name, raw: raw, created: r.now(), inline: true,
 			idProblem: idProblem, nameProblem: nameProblem}
-		if json.Valid(c.payload) && string(c.payload) != "null" {
+		if len(c.payload) > 0 && json.Valid(c.payload) && string(c.payload) != "null" {
 			// Replay data the stored call gives back to the adapter; a
 			// payload that is not JSON cannot be stored and is dropped.
 			rec.payload, rec.compat = c.payload, c.compat

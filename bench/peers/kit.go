@@ -79,6 +79,15 @@ type addArgs struct {
 }
 
 // kitW1 is W1 on the kit: a typed tool adding two numbers.
+func kitW1Runner() (*turnrunner.Runner, error) {
+	add, _ := forge.NewTypedTool("add", "Adds two integers.",
+		func(ctx context.Context, a addArgs, inv forge.Invocation) (forge.Output, error) {
+			return forge.TextOutput(strconv.Itoa(a.A + a.B)), nil
+		}, nil)
+	return turnrunner.New(kitModel(kitCallSteps(w1Iterations, 1, "add", `{"a":%d,"b":2}`), 1),
+		&turnrunner.Options{Tools: []*forge.Tool{add}})
+}
+
 func kitW1() (func() error, error) {
 	add, err := forge.NewTypedTool("add", "Adds two integers.",
 		func(ctx context.Context, a addArgs, inv forge.Invocation) (forge.Output, error) {
