@@ -66,6 +66,7 @@ type callRecord struct {
 	panicked    error // execute panicked outside every narrower recover
 	completedAt time.Time
 	call        *forge.ToolCall
+	obs         observer // forwards the execution's events (runTool)
 }
 
 // prepare turns assembled call states into records with unique, usable
@@ -512,7 +513,8 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 		tctx, cancel = context.WithTimeout(ctx, limit)
 		defer cancel()
 	}
-	obs := &observer{r: r, em: em, turnID: dc.TurnID(), dispatchID: dc.DispatchID(), callID: rec.id, ctx: ctx, tctx: tctx}
+	obs := &rec.obs
+	*obs = observer{r: r, em: em, turnID: dc.TurnID(), dispatchID: dc.DispatchID(), callID: rec.id, ctx: ctx, tctx: tctx}
 	out, err := t.Execute(tctx, rec.raw, forge.Invocation{ID: rec.id, CallID: rec.checksum, Scope: dc}, obs)
 	now := obs.endedAt
 	if !obs.ended {
