@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # checksum_reference.sh: canonical.Checksum against the JavaScript
-# reference (JSON.parse + canonicalStringify + SHA-256 in node) on the
-# benchmark documents of 10 MB and 1 KB (internal/benchdoc).
+# reference (UTF-8 decoding + JSON.parse + canonicalStringify + SHA-256 in
+# node) on the benchmark documents of 10 MB and 1 KB (internal/benchdoc).
+# Both start each call from the document's bytes and end with the hex digest.
 #
 #   bash bench/checksum_reference.sh              # 5 rounds of 9 runs per size
 #   ROUNDS=9 RUNS=15 bash bench/checksum_reference.sh
