@@ -188,7 +188,7 @@ func greater(a, b [2]uint64) bool { return a[0] > b[0] || a[0] == b[0] && a[1] >
 // skipDigits returns the index of the first byte at or after i that is not
 // an ASCII digit.
 func skipDigits(data []byte, i int) int {
-	for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+	for i < len(data) && data[i]-'0' <= 9 {
 		i++
 	}
 	return i

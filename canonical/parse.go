@@ -301,15 +301,15 @@ func (p *parser) reorder(start, closing int, ms []member) {
 	}
 	body := len(p.out)
 	out, src := p.out, p.out // src keeps the text should out move
+	src[start] = ','         // for now, so that every member begins with its comma
 	for k := range ms {
 		if ties && k+1 < len(ms) && !p.less(&ms[k], &ms[k+1]) {
 			continue // a later duplicate wins
 		}
-		n := len(out)
 		out = append(out, src[ms[k].start-1:ms[k].end]...)
-		out[n] = ','
 	}
 	p.out = out[:start+1+copy(out[start+1:], out[body+1:])]
+	p.out[start] = '{'
 	p.from = closing // the brace is still to be copied
 }
 
