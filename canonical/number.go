@@ -1,6 +1,7 @@
 package canonical
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
 	"strconv"
@@ -126,6 +127,15 @@ func scanNumber(data []byte, i int) (end, keep int, ok bool) {
 // exact in 128-bit integers.
 func shortestDecimal(ds []byte, k int) bool {
 	t := uint64(0)
+	for ; len(ds) >= 8; ds = ds[8:] { // eight digits at a time, up to the point
+		x := binary.LittleEndian.Uint64(ds) - 0x3030303030303030
+		if x&0x8080808080808080 != 0 {
+			break // a point among them
+		}
+		x = (x*10 + x>>8) & 0x00ff00ff00ff00ff // pairs of digits
+		x = (x*100 + x>>16) & 0x0000ffff0000ffff
+		t = t*1e8 + (x*10000+x>>32)&0xffffffff
+	}
 	for _, c := range ds {
 		if c != '.' {
 			t = t*10 + uint64(c-'0')

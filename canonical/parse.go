@@ -48,10 +48,8 @@ func (st *state) canon(dst, data []byte, maxDepth int) ([]byte, error) {
 	i := skipSpace(data, 0)
 	p.from = i
 	i, err := p.value(i, 0)
-	if err == nil {
-		if end := skipSpace(data, i); end != len(data) {
-			err = syntaxError(data, end, "expecting end of input")
-		}
+	if end := skipSpace(data, i); err == nil && end != len(data) {
+		err = syntaxError(data, end, "expecting end of input")
 	}
 	if err != nil {
 		return p.out[:len(dst)], err
@@ -186,7 +184,7 @@ func (p *parser) object(i, depth int) (int, error) {
 		if n := len(p.members); n > base {
 			prev := &p.members[n-1]
 			prev.end = m.start - 1 // at the comma
-			sorted = sorted && p.less(prev, &m)
+			sorted = sorted && (prev.prefix < m.prefix || prev.prefix == m.prefix && p.compare(*prev, m) < 0)
 		}
 		p.members = append(p.members, m)
 		if i, err = p.value(i, depth); err != nil {
@@ -272,10 +270,6 @@ func (p *parser) compare(a, b member) int {
 	return bytes.Compare(p.arena[:n], p.arena[n:])
 }
 
-func (p *parser) less(a, b *member) bool {
-	return a.prefix < b.prefix || a.prefix == b.prefix && p.compare(*a, *b) < 0
-}
-
 // reorder puts the members ms of the object whose braces are at output
 // offset start and data[closing] in key order, keeping only the last of
 // equal keys, as JSON.parse does: the members are appended in order past
@@ -303,7 +297,7 @@ func (p *parser) reorder(start, closing int, ms []member) {
 	out, src := p.out, p.out // src keeps the text should out move
 	src[start] = ','         // for now, so that every member begins with its comma
 	for k := range ms {
-		if ties && k+1 < len(ms) && !p.less(&ms[k], &ms[k+1]) {
+		if ties && k+1 < len(ms) && p.compare(ms[k], ms[k+1]) == 0 {
 			continue // a later duplicate wins
 		}
 		out = append(out, src[ms[k].start-1:ms[k].end]...)
