@@ -167,8 +167,7 @@ func (p *parser) next(i int, closer byte) (next int, closed bool, err error) {
 // object canonicalises the object opening at data[i].
 func (p *parser) object(i, depth int) (int, error) {
 	data := p.data
-	start := p.pos(i) // of the opening brace
-	base := len(p.members)
+	start, base := p.pos(i), len(p.members) // the brace's output offset, the first member's index
 	i = p.space(i + 1)
 	if i < len(data) && data[i] == '}' {
 		return i + 1, nil

@@ -76,8 +76,10 @@ func specialMask(x uint64) uint64 {
 // scanEscape validates the escape at data[i] == '\\' and returns its
 // length and whether JSON.stringify writes it that way.
 func scanEscape(data []byte, i int) (size int, canon bool, err error) {
-	if i+1 < len(data) && strings.IndexByte(`"\\/bfnrt`, data[i+1]) >= 0 {
-		return 2, data[i+1] != '/', nil
+	// At the end of data c is the backslash itself, and the string unterminated.
+	switch c := data[min(i+1, len(data)-1)]; c {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2, c != '/', nil
 	}
 	var b [2]byte
 	if i+6 > len(data) || data[i+1] != 'u' {
@@ -88,8 +90,7 @@ func scanEscape(data []byte, i int) (size int, canon bool, err error) {
 	}
 	// JSON.stringify writes lowercase \u00xx for the control characters
 	// without a short form, and everything else literally.
-	upper := bytes.ContainsAny(data[i+2:i+6], "ABCDEF")
-	return 6, b[0] == 0 && b[1] < 0x20 && !strings.ContainsRune(shortEscapes, rune(b[1])) && !upper, nil
+	return 6, b[0] == 0 && b[1] < 0x20 && !strings.ContainsRune(shortEscapes, rune(b[1])) && !bytes.ContainsAny(data[i+2:i+6], "ABCDEF"), nil
 }
 
 // shortEscapes are the control characters JSON.stringify escapes by name,
