@@ -71,7 +71,9 @@ func kindOf(a forge.Artifact) Kind {
 // first artifact of that kind); new artifacts of known kinds change no
 // tool: the tools read them from the Forger's table. A forged tool is
 // rarely called, so the tools are built with forge's LazySchema: their
-// schema documents are only resolved on a tool's first call. A kind method
+// schema documents are only resolved on a tool's first call. The base
+// seven are forged once per process (per answer cap) and each Forger gets
+// copies of them bound to its table, which share that resolution. A kind method
 // whose Params are not a JSON object fails Update; one whose schema is
 // otherwise unusable (a bad pattern, a default of the wrong type) fails
 // each call of its tool with forge.ErrInvalidInitialToolValue.
