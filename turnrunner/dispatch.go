@@ -3,6 +3,7 @@ package turnrunner
 import (
 	"context"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 	"time"
@@ -384,14 +385,19 @@ func (r *Runner) consume(ctx context.Context, tc *TurnContext, req *llm.Request,
 			modelErr = fmt.Errorf("turnrunner: model stream panicked: %v", p)
 		}
 	}()
-	argBytes := 0
 	m := tc.model
 	if m == nil || m.em != em {
 		m = newRetryingModel(r, em)
 		tc.model = m
 	}
 	m.dispatchID, m.it = req.DispatchID, it
-	for p, err := range m.model.Stream(ctx, req) {
+	return r.read(ctx, m.model.Stream(ctx, req), em, st)
+}
+
+// read applies a response's parts to st and streams them as events; see
+// consume. Kept apart from consume's recover, so that each stays cheap.
+func (r *Runner) read(ctx context.Context, parts iter.Seq2[llm.Part, error], em *emitter, st *streamState) error {
+	for p, err := range parts {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
@@ -433,11 +439,11 @@ func (r *Runner) consume(ctx context.Context, tc *TurnContext, req *llm.Request,
 			// costly as 4 MiB of arguments.
 			if c.id == "" {
 				c.id = p.ID
-				argBytes += len(p.ID)
+				st.argBytes += len(p.ID)
 			}
 			if c.name == "" {
 				c.name = p.Name
-				argBytes += len(p.Name)
+				st.argBytes += len(p.Name)
 			}
 			if p.Payload != nil {
 				c.payload = append(c.payload[:0], p.Payload...)
@@ -445,8 +451,8 @@ func (r *Runner) consume(ctx context.Context, tc *TurnContext, req *llm.Request,
 			if p.ReplayCompatibility != "" {
 				c.compat = p.ReplayCompatibility
 			}
-			argBytes += len(p.Text)
-			if argBytes > r.opts.MaxToolCallArgBytes {
+			st.argBytes += len(p.Text)
+			if st.argBytes > r.opts.MaxToolCallArgBytes {
 				// An endless or runaway argument stream: stop reading; the
 				// response's calls are settled with an error result.
 				c.overflow = true

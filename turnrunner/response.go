@@ -29,6 +29,7 @@ type streamState struct {
 	hasUsage   bool
 	stop       llm.StopReason
 	overflow   bool // the tool-call arguments exceeded MaxToolCallArgBytes
+	argBytes   int  // the tool-call bytes read so far (see Options.MaxToolCallArgBytes)
 }
 
 // block is one entry of a response, in the order it started streaming.
