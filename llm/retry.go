@@ -84,21 +84,27 @@ func WithRetry(m Model, p RetryPolicy) Model {
 	return ModelFunc(func(ctx context.Context, req *Request) iter.Seq2[Part, error] {
 		return func(yield func(Part, error) bool) {
 			for attempt := 1; ; attempt++ {
-				failed, started := error(nil), false
+				// The loop body sets one variable: each variable it sets
+				// costs an allocation per attempt.
+				var state struct {
+					failed  error
+					started bool
+				}
 				for part, err := range m.Stream(ctx, req) {
 					if err != nil {
-						if started {
+						if state.started {
 							yield(Part{}, err)
 							return
 						}
-						failed = err
+						state.failed = err
 						break
 					}
-					started = true
+					state.started = true
 					if !yield(part, nil) {
 						return
 					}
 				}
+				failed := state.failed
 				if failed == nil {
 					return
 				}
