@@ -33,13 +33,16 @@ func Spool(ctx context.Context, store Store, id string, kind forge.ArtifactKind,
 			return nil, ErrNotAnArtifactKind.With(nil, "spooledartifact: %q (%T) is not a spooledartifact.Kind", kind.Name(), kind)
 		}
 	}
-	reader, err := store.Write(ctx, id, src)
-	if err != nil {
-		return nil, err
-	}
+	var reader Reader
+	var err error
 	artID := id
 	if s, ok := store.(*Scope); ok {
-		artID = s.BaseID(id)
+		reader, artID, err = s.writeBase(ctx, id, src)
+	} else {
+		reader, err = store.Write(ctx, id, src)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return k.Wrap(ctx, artID, reader)
 }
@@ -121,6 +124,16 @@ func (s *Scope) BaseID(id string) string {
 // Write stores r under the scoped id.
 func (s *Scope) Write(ctx context.Context, id string, r io.Reader) (Reader, error) {
 	return s.store.Write(ctx, s.qualify(id), r)
+}
+
+// writeBase is Write, also returning BaseID(id), built once for both.
+func (s *Scope) writeBase(ctx context.Context, id string, r io.Reader) (Reader, string, error) {
+	id = s.qualify(id)
+	if inner, ok := s.store.(*Scope); ok {
+		return inner.writeBase(ctx, id, r)
+	}
+	reader, err := s.store.Write(ctx, id, r)
+	return reader, id, err
 }
 
 // Read returns the reader of the scoped id.
