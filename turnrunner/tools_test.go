@@ -520,6 +520,66 @@ func TestToolExecutionEventsUseOptionsNow(t *testing.T) {
 	}
 }
 
+// A call completes when its handler returns: its CompletedAt is its
+// execution's end, on the wall clock as on Options.Now. Output streamed
+// from a reader completes once the reader is read, after that.
+func TestCallCompletesWhenItsExecutionEnds(t *testing.T) {
+	var mu sync.Mutex
+	tick := 0
+	ticking := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		tick++
+		return time.Date(2000, 1, 1, 0, 0, tick, 0, time.UTC)
+	}
+	for _, clock := range []struct {
+		name string
+		now  func() time.Time
+	}{{"wall clock", nil}, {"Options.Now", ticking}} {
+		for _, out := range []struct {
+			name   string
+			output func() forge.Output
+			later  bool // completes after the execution ends
+		}{
+			{"text", func() forge.Output { return forge.TextOutput("ok") }, false},
+			{"reader", func() forge.Output { return forge.ReaderOutput(strings.NewReader("ok")) }, true},
+		} {
+			t.Run(clock.name+"/"+out.name, func(t *testing.T) {
+				tool, err := forge.NewTool("t", "test tool", objectSchema,
+					func(context.Context, map[string]any, forge.Invocation) (forge.Output, error) {
+						return out.output(), nil
+					}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := scripted.New(scripted.Use(scripted.Call{ID: "a", Name: "t", Args: `{}`}), scripted.Say("done"))
+				evs := run(t, newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{tool}, Now: clock.now}), turnrunner.Input{Prompt: "go"})
+				ends := ofType[turnrunner.ToolExecutionEnd](evs)
+				var done []turnrunner.ToolCallContent
+				for _, c := range ofType[turnrunner.ToolCallContent](evs) {
+					if c.IsComplete {
+						done = append(done, c)
+					}
+				}
+				if len(ends) != 1 || len(done) != 1 {
+					t.Fatalf("%d execution ends and %d completed calls, want 1 each", len(ends), len(done))
+				}
+				ended, completed := ends[0].EndedAt, done[0].CompletedAt
+				switch {
+				case !out.later && !completed.Equal(ended):
+					t.Errorf("CompletedAt %v, want the execution's end %v", completed, ended)
+				case out.later && completed.Before(ended),
+					out.later && clock.now != nil && !completed.After(ended): // the ticking clock moved on
+					t.Errorf("CompletedAt %v, want after the execution's end %v", completed, ended)
+				}
+				if got := done[0].Call.CompletedAt(); !got.Equal(completed) {
+					t.Errorf("stored call's CompletedAt %v, event's %v", got, completed)
+				}
+			})
+		}
+	}
+}
+
 // TestEphemeralToolsLastOneIteration checks that an ephemeral tool a
 // middleware registers is offered in its iteration only, while the artifact
 // tools, registered once, stay offered in every later one.
