@@ -16,6 +16,9 @@ func init() {
 		return r.changes
 	}, func(tool, h any) any {
 		t := *tool.(*Tool)
+		if t.artifactHandler == nil {
+			panic("forgestate.WithHandler: " + t.name + " is not an artifact tool")
+		}
 		t.artifactHandler = h.(artifactHandler)
 		return &t
 	})

@@ -84,8 +84,8 @@ func WithRetry(m Model, p RetryPolicy) Model {
 	return ModelFunc(func(ctx context.Context, req *Request) iter.Seq2[Part, error] {
 		return func(yield func(Part, error) bool) {
 			for attempt := 1; ; attempt++ {
-				// The loop body sets one variable: each variable it sets
-				// costs an allocation per attempt.
+				// The range-over-func body is a closure: each variable it
+				// assigns escapes, so both live in one struct.
 				var state struct {
 					failed  error
 					started bool

@@ -172,3 +172,41 @@ func mustRegistry(t *testing.T, tools []*forge.Tool) *forge.Registry {
 	}
 	return reg
 }
+
+// Forgers share the tools' templates, forged once per answer cap, but each
+// Forger's copies answer for its own artifacts only.
+func TestForgersShareTemplatesNotArtifacts(t *testing.T) {
+	for _, limit := range []int{DefaultMaxAnswerBytes, 1000} {
+		t.Run(fmt.Sprint(limit), func(t *testing.T) {
+			s := NewMemoryStore()
+			a := makeCall(t, "a", spoolText(t, s, "a", nil, "alpha"), false)
+			b := makeCall(t, "b", spoolText(t, s, "b", nil, "beta"), false)
+			var regs []*forge.Registry
+			for _, c := range []*forge.ToolCall{a, b} {
+				tools, err := (&Forger{MaxAnswerBytes: limit}).Update([]*forge.ToolCall{c})
+				if err != nil {
+					t.Fatal(err)
+				}
+				regs = append(regs, mustRegistry(t, tools))
+			}
+			for i, want := range []struct{ own, other, text string }{{"a", "b", "alpha"}, {"b", "a", "beta"}} {
+				if got, err := call(t, regs[i], ToolCat, `{"callId":"`+want.own+`"}`); err != nil || !strings.Contains(got, want.text) {
+					t.Errorf("Forger %d, its own %s: %q, %v", i, want.own, got, err)
+				}
+				if _, err := call(t, regs[i], ToolCat, `{"callId":"`+want.other+`"}`); !errors.Is(err, ErrNotFound) {
+					t.Errorf("Forger %d, the other's %s: %v, want ErrNotFound", i, want.other, err)
+				}
+			}
+			first, err := forgeBaseFor(limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, _ := forgeBaseFor(limit)
+			t1, _ := first.templates()
+			t2, _ := again.templates()
+			if first != again || &t1[0] != &t2[0] {
+				t.Error("the templates of one cap were forged twice")
+			}
+		})
+	}
+}

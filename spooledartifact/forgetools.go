@@ -315,7 +315,8 @@ type forgeBase struct {
 	byTool  map[string]Method
 	docs    []json.RawMessage // the tools' schema documents, parallel to methods
 	err     error
-	// templates are the methods' tools, forged once and over no table:
+	// templates are the methods' tools, forged once over an empty table
+	// (a template answers every call id as unknown; none is registered):
 	// a Forger gives its turn copies bound to its own table, so the
 	// schemas are checked, and resolved on a first call, once.
 	templates func() ([]*forge.Tool, error)
@@ -326,7 +327,7 @@ func (b *forgeBase) withTemplates() *forgeBase {
 	b.templates = sync.OnceValues(func() ([]*forge.Tool, error) {
 		tools := make([]*forge.Tool, len(b.methods))
 		for i, m := range b.methods {
-			t, err := forgeTool(m, b.docs[i], nil)
+			t, err := forgeTool(m, b.docs[i], &entryTable{})
 			if err != nil {
 				return nil, err
 			}
@@ -339,19 +340,42 @@ func (b *forgeBase) withTemplates() *forgeBase {
 
 // forgeBaseFor returns the forgeBase of answers capped at limit bytes
 // (< 0: none); callers must not modify it. The default one is built once;
-// another cap rebuilds the seven methods but shares the schema documents,
-// which do not depend on the cap.
+// another cap has the seven methods of its own, sharing the schema
+// documents, which do not depend on the cap. The first few other caps are
+// kept too (a cap is configuration, so there are few), so their templates
+// are also forged once.
 func forgeBaseFor(limit int) (*forgeBase, error) {
 	b := baseForge()
 	if b.err != nil || limit == DefaultMaxAnswerBytes {
 		return b, b.err
 	}
+	otherBases.mu.Lock()
+	defer otherBases.mu.Unlock()
+	if c := otherBases.byLimit[limit]; c != nil {
+		return c, nil
+	}
 	c := &forgeBase{methods: baseMethods(limit), byTool: make(map[string]Method, len(b.methods)), docs: b.docs}
 	for _, m := range c.methods {
 		c.byTool[m.Tool] = m
 	}
-	return c.withTemplates(), nil
+	c.withTemplates()
+	if otherBases.byLimit == nil {
+		otherBases.byLimit = make(map[int]*forgeBase)
+	}
+	if len(otherBases.byLimit) < maxOtherBases {
+		otherBases.byLimit[limit] = c
+	}
+	return c, nil
 }
+
+// otherBases keeps the forgeBase of caps other than the default, up to
+// maxOtherBases of them.
+var otherBases struct {
+	mu      sync.Mutex
+	byLimit map[int]*forgeBase
+}
+
+const maxOtherBases = 16
 
 // baseForge returns the immutable forgeBase of the default cap; callers
 // must not modify it.

@@ -197,6 +197,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 		drive.Advance(dc)
 	}
 
+	tc.stream = streamState{} // the last response is stored; keep none of it
 	status, derr = TurnAborted, nil
 	acked, nackErr := drive.Outcome(dc)
 	switch {

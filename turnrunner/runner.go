@@ -29,8 +29,8 @@ type Runner struct {
 	tools    *forge.Registry
 	approval map[string]bool
 	cleanup  bool // delete a turn's artifacts when it ends
-	// wallClock is set when Options.Now is time.Now: a time forge read
-	// for its execution events then serves the runner's as well.
+	// wallClock is set when Options.Now is nil (the wall clock): a time
+	// forge read for its execution events then serves the runner's too.
 	wallClock bool
 	// running holds the spool prefixes of the turns in progress, which
 	// the ArtifactTTL sweep spares.
@@ -626,22 +626,25 @@ func (r *Runner) now() time.Time { return r.opts.Now() }
 // safeNow is now for the paths that report a failure or end the turn: a
 // panicking Options.Now gives the wall clock there (the panic itself fails
 // the turn wherever now is called).
-func (r *Runner) safeNow() (t time.Time) {
-	defer func() {
-		if recover() != nil {
-			t = time.Now()
-		}
-	}()
-	return r.now()
+func (r *Runner) safeNow() time.Time {
+	t, _ := r.clockAt(time.Time{})
+	return t
 }
 
 // clockAt is safeNow, or t, a time forge just read from the wall clock,
-// when that is the runner's clock too: reading it once serves both.
-func (r *Runner) clockAt(t time.Time) time.Time {
+// when that is the runner's clock too: reading it once serves both. It
+// reports whether the time is the runner's clock's (false: Options.Now
+// panicked and the wall clock stood in).
+func (r *Runner) clockAt(t time.Time) (at time.Time, ok bool) {
 	if r.wallClock && !t.IsZero() {
-		return t
+		return t, true
 	}
-	return r.safeNow()
+	defer func() {
+		if recover() != nil {
+			at, ok = time.Now(), false
+		}
+	}()
+	return r.now(), true
 }
 
 // runTurn is the turn lifecycle: start, store input, input pipeline,

@@ -516,8 +516,8 @@ func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter,
 	obs := &rec.obs
 	*obs = observer{r: r, em: em, turnID: dc.TurnID(), dispatchID: dc.DispatchID(), callID: rec.id, ctx: ctx, tctx: tctx}
 	out, err := t.Execute(tctx, rec.raw, forge.Invocation{ID: rec.id, CallID: rec.checksum, Scope: dc}, obs)
-	now := obs.endedAt
-	if !obs.ended {
+	now := obs.endedAt // when the handler returned, on the runner's clock
+	if now.IsZero() {
 		now = r.now()
 	}
 	if err != nil {
@@ -595,8 +595,11 @@ type observer struct {
 	callID             string // the tool call's id (forge's CallID is its checksum)
 	ctx, tctx          context.Context
 
-	started, endedAt time.Time // Options.Now at the start and end events
-	ended, expired   bool
+	started time.Time // Options.Now at the start event
+	// endedAt is Options.Now at the end event; zero when there was none,
+	// or Options.Now panicked and the event was stamped with the wall clock.
+	endedAt        time.Time
+	ended, expired bool
 }
 
 // deadlineExpired reports whether tctx's own deadline expired while ctx is
@@ -605,18 +608,21 @@ func deadlineExpired(ctx, tctx context.Context) bool {
 	return ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded)
 }
 
-// The events are stamped with Options.Now, as every other event is, not
-// with the wall clock forge stamps its own with.
+// The events are stamped with Options.Now, as every other event is: with
+// the times forge stamps its own with only when Options.Now is the wall
+// clock.
 func (o *observer) ToolExecutionStart(e forge.ExecutionStart) {
-	o.started = o.r.clockAt(e.StartedAt)
+	o.started, _ = o.r.clockAt(e.StartedAt)
 	o.em.send(ToolExecutionStart{TurnID: o.turnID, DispatchID: o.dispatchID, ToolName: e.ToolName,
 		ToolCallID: o.callID, Checksum: e.CallID, Args: e.Args, StartedAt: o.started})
 }
 
 func (o *observer) ToolExecutionEnd(e forge.ExecutionEnd) {
 	o.ended, o.expired = true, deadlineExpired(o.ctx, o.tctx)
-	end := o.r.clockAt(e.EndedAt)
-	o.endedAt = end
+	end, onClock := o.r.clockAt(e.EndedAt)
+	if onClock {
+		o.endedAt = end
+	}
 	if o.started.IsZero() {
 		o.started = end
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"slices"
 	"strings"
@@ -534,20 +535,21 @@ func TestCallCompletesWhenItsExecutionEnds(t *testing.T) {
 	}
 	for _, clock := range []struct {
 		name string
-		now  func() time.Time
+		now  func() time.Time // nil: the wall clock
 	}{{"wall clock", nil}, {"Options.Now", ticking}} {
-		for _, out := range []struct {
-			name   string
-			output func() forge.Output
-			later  bool // completes after the execution ends
-		}{
-			{"text", func() forge.Output { return forge.TextOutput("ok") }, false},
-			{"reader", func() forge.Output { return forge.ReaderOutput(strings.NewReader("ok")) }, true},
-		} {
-			t.Run(clock.name+"/"+out.name, func(t *testing.T) {
+		read := time.Now
+		if clock.now != nil {
+			read = clock.now
+		}
+		for _, reader := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/reader=%t", clock.name, reader), func(t *testing.T) {
+				var readAt time.Time // when a reader output was read to its end
 				tool, err := forge.NewTool("t", "test tool", objectSchema,
 					func(context.Context, map[string]any, forge.Invocation) (forge.Output, error) {
-						return out.output(), nil
+						if !reader {
+							return forge.TextOutput("ok"), nil
+						}
+						return forge.ReaderOutput(&clockedReader{Reader: strings.NewReader("ok"), now: read, at: &readAt}), nil
 					}, nil)
 				if err != nil {
 					t.Fatal(err)
@@ -566,11 +568,10 @@ func TestCallCompletesWhenItsExecutionEnds(t *testing.T) {
 				}
 				ended, completed := ends[0].EndedAt, done[0].CompletedAt
 				switch {
-				case !out.later && !completed.Equal(ended):
+				case !reader && !completed.Equal(ended):
 					t.Errorf("CompletedAt %v, want the execution's end %v", completed, ended)
-				case out.later && completed.Before(ended),
-					out.later && clock.now != nil && !completed.After(ended): // the ticking clock moved on
-					t.Errorf("CompletedAt %v, want after the execution's end %v", completed, ended)
+				case reader && (readAt.IsZero() || completed.Before(readAt)):
+					t.Errorf("CompletedAt %v, want at or after the reader's end %v (execution ended %v)", completed, readAt, ended)
 				}
 				if got := done[0].Call.CompletedAt(); !got.Equal(completed) {
 					t.Errorf("stored call's CompletedAt %v, event's %v", got, completed)
@@ -578,6 +579,21 @@ func TestCallCompletesWhenItsExecutionEnds(t *testing.T) {
 			})
 		}
 	}
+}
+
+// clockedReader notes, in at, the time now gives when r is read to its end.
+type clockedReader struct {
+	io.Reader
+	now func() time.Time
+	at  *time.Time
+}
+
+func (c *clockedReader) Read(p []byte) (int, error) {
+	n, err := c.Reader.Read(p)
+	if err == io.EOF && c.at.IsZero() {
+		*c.at = c.now()
+	}
+	return n, err
 }
 
 // TestEphemeralToolsLastOneIteration checks that an ephemeral tool a
