@@ -49,7 +49,7 @@ type thoughtState struct {
 	payload []byte
 	compat  string
 	created time.Time
-	block   *block
+	block   block // in the response's blocks, allocated with the thought
 }
 
 type callState struct {
@@ -58,12 +58,16 @@ type callState struct {
 	args     strings.Builder
 	payload  []byte // opaque replay data (a signature), kept on the stored call
 	compat   string
-	overflow bool // its arguments were cut at MaxToolCallArgBytes
-	block    *block
+	overflow bool  // its arguments were cut at MaxToolCallArgBytes
+	block    block // in the response's blocks, allocated with the call
 }
 
-func (s *streamState) addBlock() *block {
-	b := &block{}
+// addBlock appends b, or a new block when b is nil, to the response's
+// blocks and returns it.
+func (s *streamState) addBlock(b *block) *block {
+	if b == nil {
+		b = &block{}
+	}
 	s.blocks = append(s.blocks, b)
 	return b
 }
@@ -74,7 +78,8 @@ func (s *streamState) thought(index int) *thoughtState {
 			return t
 		}
 	}
-	t := &thoughtState{index: index, block: s.addBlock()}
+	t := &thoughtState{index: index}
+	s.addBlock(&t.block)
 	s.thoughts = append(s.thoughts, t)
 	return t
 }
@@ -85,7 +90,8 @@ func (s *streamState) call(index int) *callState {
 			return s.calls[i]
 		}
 	}
-	c := &callState{index: index, block: s.addBlock()}
+	c := &callState{index: index}
+	s.addBlock(&c.block)
 	s.calls = append(s.calls, c)
 	return c
 }
