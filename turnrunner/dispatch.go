@@ -138,9 +138,12 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 		return outErr
 	}
 
+	var itStart time.Time // an iteration starts when the one before it ended
 	for ctx.Err() == nil && !dc.IsSignalled() && !tc.isSuspended() {
 		it := dc.Iteration()
-		itStart := r.now()
+		if itStart.IsZero() {
+			itStart = r.now()
+		}
 		em.send(IterationStart{DispatchID: dc.DispatchID(), Iteration: it, StartedAt: itStart})
 
 		final = finalReason != ""
@@ -190,7 +193,8 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 			_ = dc.Ack()
 		}
 		itEnd := r.now()
-		em.send(IterationEnd{DispatchID: dc.DispatchID(), Iteration: it, StartedAt: itStart, EndedAt: itEnd, Duration: itEnd.Sub(itStart)})
+		em.send(IterationEnd{DispatchID: dc.DispatchID(), Iteration: it, StartedAt: itStart, EndedAt: itEnd, Duration: max(itEnd.Sub(itStart), 0)})
+		itStart = itEnd
 		if res.finalize && finalReason == "" {
 			finalReason = repeatFinalReason
 		}

@@ -67,7 +67,8 @@ type DispatchEnd struct {
 }
 
 // IterationStart opens one iteration: forge tools, input pipeline, model
-// call, tools, output pipeline.
+// call, tools, output pipeline. An iteration after the first starts when
+// the one before it ended: its StartedAt is that one's EndedAt.
 type IterationStart struct {
 	DispatchID string
 	Iteration  int
