@@ -665,3 +665,23 @@ func TestEphemeralToolsLastOneIteration(t *testing.T) {
 		t.Errorf("%d requests, want %d", len(offered), len(steps))
 	}
 }
+
+// An iteration after the first starts when the one before it ended.
+func TestIterationsFollowEachOther(t *testing.T) {
+	echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
+	m := scripted.New(scripted.Use(scripted.Call{ID: "a", Name: "echo", Args: `{"q":"x"}`}),
+		scripted.Use(scripted.Call{ID: "b", Name: "echo", Args: `{"q":"y"}`}), scripted.Say("done"))
+	evs := run(t, newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}}), turnrunner.Input{Prompt: "go"})
+	starts, ends := ofType[turnrunner.IterationStart](evs), ofType[turnrunner.IterationEnd](evs)
+	if len(starts) != 3 || len(ends) != 3 {
+		t.Fatalf("%d iteration starts and %d ends, want 3 each", len(starts), len(ends))
+	}
+	for i, e := range ends {
+		if !e.StartedAt.Equal(starts[i].StartedAt) || e.Duration != e.EndedAt.Sub(e.StartedAt) {
+			t.Errorf("iteration %d: end %+v does not match its start %v", i, e, starts[i].StartedAt)
+		}
+		if i+1 < len(starts) && !starts[i+1].StartedAt.Equal(e.EndedAt) {
+			t.Errorf("iteration %d starts at %v, want the end of the one before, %v", i+1, starts[i+1].StartedAt, e.EndedAt)
+		}
+	}
+}
