@@ -302,7 +302,7 @@ func (r *Runner) step(ctx context.Context, tc *TurnContext, dc *dispatch.Context
 	}
 	stats := func() {
 		em.send(GenerationStats{DispatchID: dc.DispatchID(), Iteration: it, ResponseID: st.id, Usage: st.usage,
-			HasUsage: st.hasUsage, StopReason: st.stop, Duration: r.now().Sub(callStart)})
+			HasUsage: st.hasUsage, StopReason: st.stop, Duration: st.responseEnd(r).Sub(callStart)})
 	}
 	if modelErr != nil && ctx.Err() == nil {
 		// A response that failed part way is not an answer: what the

@@ -28,8 +28,17 @@ type streamState struct {
 	usage      llm.Usage
 	hasUsage   bool
 	stop       llm.StopReason
-	overflow   bool // the tool-call arguments exceeded MaxToolCallArgBytes
-	argBytes   int  // the tool-call bytes read so far (see Options.MaxToolCallArgBytes)
+	overflow   bool      // the tool-call arguments exceeded MaxToolCallArgBytes
+	argBytes   int       // the tool-call bytes read so far (see Options.MaxToolCallArgBytes)
+	ended      time.Time // when the response ended (its GenerationStats); zero before
+}
+
+// responseEnd is when the response ended, read now if it was not yet.
+func (s *streamState) responseEnd(r *Runner) time.Time {
+	if s.ended.IsZero() {
+		s.ended = r.now()
+	}
+	return s.ended
 }
 
 // block is one entry of a response, in the order it started streaming.

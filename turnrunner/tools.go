@@ -73,7 +73,10 @@ type callRecord struct {
 // ids and names, normalised arguments and checksums. A call whose id or
 // name cannot be stored as the model sent it is recorded under a usable
 // form (see usableID, usableName) and refused with a result saying why.
-func (r *Runner) prepare(dc *dispatch.Context, calls []*callState) []*callRecord {
+//
+// The calls are created when their response ended (created), read once
+// for all of them.
+func (r *Runner) prepare(dc *dispatch.Context, calls []*callState, created time.Time) []*callRecord {
 	recs := make([]*callRecord, len(calls))
 	mine := make(map[string]bool, len(calls)) // this response's call ids
 	seen := func(id string) bool { return mine[id] || drive.HasToolCall(dc, id) }
@@ -100,7 +103,7 @@ func (r *Runner) prepare(dc *dispatch.Context, calls []*callState) []*callRecord
 			raw = []byte("{}")
 		}
 		name, nameProblem := usableName(c.name)
-		rec := &callRecord{id: id, name: name, raw: raw, created: r.now(), inline: true,
+		rec := &callRecord{id: id, name: name, raw: raw, created: created, inline: true,
 			idProblem: idProblem, nameProblem: nameProblem}
 		if len(c.payload) > 0 && json.Valid(c.payload) && string(c.payload) != "null" {
 			// Replay data the stored call gives back to the adapter; a
@@ -326,7 +329,7 @@ func safeHook(ctx context.Context, h ResultHook, call *forge.ToolCall) (nc *forg
 // incomplete.
 func (r *Runner) settleUnrun(ctx context.Context, dc *dispatch.Context, em *emitter, st *streamState, text func(c *callState) string) {
 	calls := st.calls
-	recs := r.prepare(dc, calls)
+	recs := r.prepare(dc, calls, st.responseEnd(r))
 	cancelled := ctx.Err() != nil
 	pctx := context.WithoutCancel(ctx)
 	for i, rec := range recs {
@@ -346,7 +349,7 @@ func (r *Runner) settleUnrun(ctx context.Context, dc *dispatch.Context, em *emit
 // (bad arguments, unknown tool, loop guard, denied approval), runs the rest
 // in parallel under the bound, and stores all of them in call order.
 func (r *Runner) runCalls(ctx context.Context, tc *TurnContext, dc *dispatch.Context, em *emitter, st *streamState) (finalize bool, err error) {
-	recs := r.prepare(dc, st.calls)
+	recs := r.prepare(dc, st.calls, st.responseEnd(r))
 	it := dc.Iteration()
 	pending := make(map[string]int, len(recs))
 	inResponse := make(map[string]int, len(recs))
