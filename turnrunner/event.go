@@ -116,7 +116,9 @@ type ThoughtDelta struct {
 // ToolCallContent is a tool call on the functional stream: first announced
 // (IsComplete false, no results), then completed with the same ID (Results,
 // IsError, CompletedAt, and Call, the stored record). Checksum equals
-// Checksum on the ToolExecution events, ID their ToolCallID.
+// Checksum on the ToolExecution events, ID their ToolCallID. CreatedAt is
+// when the response that made the call ended, CompletedAt when its handler
+// returned (for output read from a stream, when the stream was read).
 type ToolCallContent struct {
 	ID         string
 	Tool       string
