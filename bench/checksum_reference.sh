@@ -8,8 +8,9 @@
 #   ROUNDS=9 RUNS=15 bash bench/checksum_reference.sh
 #
 # Rounds alternate Go and node so that both see the machine in the same
-# state; each figure is the median of RUNS runs, and the last line per size
-# is the median ratio over the rounds. Throughput is given per second of
+# state; a run on either side times whole calls for at least 250 ms, each
+# figure is the median of RUNS runs, and the last line per size is the
+# median ratio over the rounds. Throughput is given per second of
 # wall time and per second of the process's CPU time ("cpu"): on a machine
 # shared with other jobs wall time measures the load as much as the code,
 # and the CPU-time ratio is the steadier one. Node must produce the same

@@ -6,9 +6,10 @@
 //	checksumref -gen doc.json -size 10485760   # write the document
 //	checksumref -doc doc.json -runs 9
 //
-// Each run times enough calls to hash at least 8 MB; the figures are the
-// medians of -runs runs after two warm-up calls. It prints one
-// tab-separated line: MB per second of wall time, MB per second of the
+// Each run times whole calls for at least 250 ms, as reference.js does, so
+// that both sides see the machine over windows of the same length; the
+// figures are the medians of -runs runs after two warm-up calls. It prints
+// one tab-separated line: MB per second of wall time, MB per second of the
 // process's CPU time, the hex digest (which the reference must reproduce),
 // heap allocations per call, and the percentage of the machine's CPU time
 // the hypervisor stole meanwhile.
@@ -26,6 +27,9 @@ import (
 	"github.com/ebbforge/adk/internal/benchdoc"
 	"github.com/ebbforge/adk/internal/cputime"
 )
+
+// runTime is the least duration of a timed run.
+const runTime = 250 * time.Millisecond
 
 func main() {
 	gen := flag.String("gen", "", "write the document to this file and exit")
@@ -61,16 +65,20 @@ func run(gen string, size int, docPath string, runs int) error {
 			return err
 		}
 	}
-	calls := max(1, (8<<20)/len(doc))
+	batch := max(1, (1<<20)/len(doc)) // calls between looks at the clock
 	var rates, cpuRates []float64
 	m0, ok0 := cputime.Machine()
 	for range runs {
 		t0 := time.Now()
 		c0, _ := cputime.Process()
-		for range calls {
-			if err := checksum(); err != nil {
-				return err
+		calls := 0
+		for calls == 0 || time.Since(t0) < runTime {
+			for range batch {
+				if err := checksum(); err != nil {
+					return err
+				}
 			}
+			calls += batch
 		}
 		c1, _ := cputime.Process()
 		mb := float64(calls*len(doc)) / 1e6

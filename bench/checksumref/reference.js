@@ -6,9 +6,9 @@
 //
 //   node reference.js doc.json runs
 //
-// Each run times enough calls to hash at least 8 MB; prints "MB/s of wall
-// time<TAB>MB/s of process CPU time<TAB>hex digest", the medians of runs
-// runs after two warm-up calls.
+// Each run times whole calls for at least 250 ms, as checksumref's runs do;
+// prints "MB/s of wall time<TAB>MB/s of process CPU time<TAB>hex digest",
+// the medians of runs runs after two warm-up calls.
 'use strict';
 const fs = require('fs');
 const crypto = require('crypto');
@@ -32,13 +32,18 @@ function checksum() {
 
 let sum = '';
 for (let i = 0; i < 2; i++) sum = checksum();
-const calls = Math.max(1, Math.floor((8 << 20) / size));
+const batch = Math.max(1, Math.floor((1 << 20) / size)); // calls between looks at the clock
+const runNs = 250e6;
 const rates = [];
 const cpuRates = [];
 for (let r = 0; r < runs; r++) {
   const t0 = process.hrtime.bigint();
   const c0 = process.cpuUsage();
-  for (let i = 0; i < calls; i++) sum = checksum();
+  let calls = 0;
+  while (calls === 0 || process.hrtime.bigint() - t0 < runNs) {
+    for (let i = 0; i < batch; i++) sum = checksum();
+    calls += batch;
+  }
   const c = process.cpuUsage(c0);
   const secs = Number(process.hrtime.bigint() - t0) / 1e9;
   const mb = (calls * size) / 1e6;
