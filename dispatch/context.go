@@ -131,8 +131,6 @@ func newContext(cfg config) (*Context, error) {
 		id: cfg.DispatchID, turnID: cfg.TurnID, stash: cfg.Stash, store: cfg.Store,
 		loop: cfg.Loop.clone(), waitFor: cfg.WaitFor, log: cfg.Log, systemPrompt: cfg.SystemPrompt,
 		timeline: slices.Concat(cfg.Timeline, cfg.Resumed), pos: make(map[entryKey]int, len(cfg.Timeline)+len(cfg.Resumed)),
-		counts: make(map[string]int), own: make(map[string]string), ownCounts: make(map[string]int),
-		blocked: make(map[string]int),
 	}
 	if c.id == "" {
 		c.id = uuid.NewString()
@@ -151,7 +149,7 @@ func newContext(cfg config) (*Context, error) {
 	for i, e := range c.timeline {
 		c.index(i, e)
 		if e.ToolCall != nil {
-			c.counts[e.ToolCall.Checksum()]++
+			c.countCall(e.ToolCall.Checksum())
 		}
 	}
 	c.resume(cfg.Resumed)
@@ -180,6 +178,7 @@ func (c *Context) resume(own []Entry) {
 		}
 		limit := c.loop.identicalCallLimit(tc.Tool())
 		if _, ok := c.blocked[sum]; !ok && tc.IsComplete() && limit > 0 && c.ownCounts[sum] >= limit {
+			c.callMaps()
 			c.blocked[sum] = max(len(responses)-1, 0)
 		}
 	}
@@ -250,7 +249,7 @@ func (c *Context) hydrate(entries ...Entry) error {
 		c.index(len(c.timeline), e)
 		c.timeline = append(c.timeline, e)
 		if e.ToolCall != nil {
-			c.counts[e.ToolCall.Checksum()]++
+			c.countCall(e.ToolCall.Checksum())
 		}
 	}
 	return nil
@@ -298,7 +297,22 @@ func (c *Context) unown(id string) {
 	c.ownCounts[sum]--
 }
 
+// callMaps makes the maps that track tool calls, at the first call: a
+// dispatch that sees none never needs them (reading a nil map is fine).
+func (c *Context) callMaps() {
+	if c.counts == nil {
+		c.counts, c.own, c.ownCounts, c.blocked = map[string]int{}, map[string]string{}, map[string]int{}, map[string]int{}
+	}
+}
+
+// countCall counts a tool call with checksum sum in the timeline.
+func (c *Context) countCall(sum string) {
+	c.callMaps()
+	c.counts[sum]++
+}
+
 func (c *Context) addOwn(id, sum string) {
+	c.callMaps()
 	c.own[id] = sum
 	c.ownCounts[sum]++
 }
@@ -340,7 +354,7 @@ func (c *Context) save(ctx context.Context, e Entry, executed bool) error {
 	if i, ok := c.pos[entryKey{k, id}]; ok {
 		if old := c.timeline[i].ToolCall; old != nil {
 			c.uncount(old.Checksum())
-			c.counts[e.ToolCall.Checksum()]++
+			c.countCall(e.ToolCall.Checksum())
 			c.unown(id)
 			if e.Executed {
 				c.addOwn(id, e.ToolCall.Checksum())
@@ -355,7 +369,7 @@ func (c *Context) save(ctx context.Context, e Entry, executed bool) error {
 	c.index(len(c.timeline), e)
 	c.timeline = append(c.timeline, e)
 	if e.ToolCall != nil {
-		c.counts[e.ToolCall.Checksum()]++
+		c.countCall(e.ToolCall.Checksum())
 		if executed {
 			c.addOwn(id, e.ToolCall.Checksum())
 		}
@@ -458,6 +472,7 @@ func (c *Context) guardRepeat(tool, checksum string, pending int) turnstate.Verd
 	v := c.verdict(limit, checksum, pending)
 	if v.Decision == turnstate.BlockedRepeat {
 		if _, ok := c.blocked[checksum]; !ok {
+			c.callMaps()
 			c.blocked[checksum] = c.iteration
 		}
 	}

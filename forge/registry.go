@@ -141,7 +141,7 @@ func (r *Registry) Unhide(names ...string) {
 func (r *Registry) PruneEphemeral() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.changes++
+	n := len(r.order)
 	r.order = slices.DeleteFunc(r.order, func(n string) bool {
 		if r.tools[n].opts.Ephemeral {
 			delete(r.tools, n)
@@ -150,6 +150,9 @@ func (r *Registry) PruneEphemeral() {
 		}
 		return false
 	})
+	if len(r.order) != n {
+		r.changes++
+	}
 }
 
 // Clone returns an independent copy (tools are immutable and shared).

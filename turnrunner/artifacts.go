@@ -48,11 +48,17 @@ func (r *Runner) spool(ctx context.Context, store spooledartifact.Store, id stri
 // the same registry, so it is left as it is.
 func (r *Runner) forgeArtifactTools(tc *TurnContext, dc *dispatch.Context) error {
 	reg := dc.Tools()
-	if tc.forger == nil {
-		tc.forger = &spooledartifact.Forger{}
-	}
 	// The Forger keeps what it needs of calls, so the buffer is reused.
 	tc.artCalls = drive.AppendToolCalls(dc, tc.artCalls[:0])
+	if tc.forger == nil {
+		if len(tc.artCalls) == 0 {
+			// Nothing to query yet: no Forger, and no tools but
+			// last iteration's ephemeral ones to drop.
+			reg.PruneEphemeral()
+			return nil
+		}
+		tc.forger = &spooledartifact.Forger{}
+	}
 	forged, err := tc.forger.Update(tc.artCalls)
 	if err == nil && tc.artRegistered.same(reg, forged) {
 		return nil

@@ -34,10 +34,10 @@ const finalNote = "[loop guard] Tool use has ended for this turn (%s). Do not ca
 // sent, DispatchEnd reports it. Worker goroutines recover their own.
 func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (status TurnStatus, derr error) {
 	var (
-		dc         *dispatch.Context
-		started    bool // DispatchStart was sent
-		start      time.Time
-		iterations int
+		dc      *dispatch.Context
+		started bool // DispatchStart was sent
+		start   time.Time
+		loop    = &iteration{r: r, tc: tc, em: em}
 	)
 	defer func() {
 		p := recover()
@@ -55,7 +55,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 		r.emitError(em, id, it, derr)
 		if started {
 			end := r.safeNow()
-			em.send(DispatchEnd{TurnID: tc.id, DispatchID: id, Status: status, Err: derr, Iterations: iterations,
+			em.send(DispatchEnd{TurnID: tc.id, DispatchID: id, Status: status, Err: derr, Iterations: loop.iterations,
 				StartedAt: start, EndedAt: end, Duration: end.Sub(start)})
 		}
 	}()
@@ -71,7 +71,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 		})
 	if err == nil {
 		dc.SetSystemPrompt(tc.systemPrompt)
-		tc.dc = dc
+		tc.dc, loop.dc = dc, dc
 	}
 	tc.mu.Unlock()
 	if err != nil {
@@ -82,8 +82,6 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 	start = r.now()
 	started = true
 	em.send(DispatchStart{TurnID: tc.id, DispatchID: dc.DispatchID(), StartedAt: start})
-	var finalReason string // set when the next iteration must be the final one
-	var aborted error      // the cause when a middleware's ctx ended the dispatch
 	reported := false
 	var failed error // the error that ended the dispatch, even after an Ack
 	fail := func(it int, err error) {
@@ -96,7 +94,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 
 	if tc.resume != nil {
 		if finalizeNext(tc.resume.own, func(tool string) int { return drive.IdenticalCallLimit(dc, tool) }) {
-			finalReason = repeatFinalReason
+			loop.finalReason = repeatFinalReason
 		}
 		if err := r.resumeCalls(ctx, tc, dc, em); err != nil {
 			fail(dc.Iteration(), err)
@@ -104,40 +102,9 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 	}
 
 	// The dispatch input chain wraps the model call, the tool calls and
-	// the dispatch output chain: they run in its core, with the ctx its
-	// innermost next was given. The outcome is what the core recorded in
-	// the variables below, set afresh every iteration (the core is built
-	// once per dispatch).
-	var (
-		final      bool
-		res        stepResult
-		stepErr    error
-		stepped    bool
-		outReached bool
-		outErr     error
-	)
-	core := func(ctx context.Context) error {
-		if ctx.Err() != nil {
-			aborted = context.Cause(ctx)
-			return nil
-		}
-		if dc.IsSignalled() {
-			return nil
-		}
-		stepped = true
-		iterations++
-		res, stepErr = r.safeStep(ctx, tc, dc, em, final, finalReason)
-		if ctx.Err() != nil {
-			aborted = context.Cause(ctx)
-			return stepErr
-		}
-		if stepErr != nil || dc.IsSignalled() {
-			return stepErr
-		}
-		outReached, outErr = runOutput(ctx, dc, r.opts.DispatchOutput, ErrDispatchPipeline, "dispatch")
-		return outErr
-	}
-
+	// the dispatch output chain: they run in loop.core, with the ctx its
+	// innermost next was given, which records the iteration's outcome.
+	core := loop.core
 	var itStart time.Time // an iteration starts when the one before it ended
 	for ctx.Err() == nil && !dc.IsSignalled() && !tc.isSuspended() {
 		it := dc.Iteration()
@@ -146,10 +113,10 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 		}
 		em.send(IterationStart{DispatchID: dc.DispatchID(), Iteration: it, StartedAt: itStart})
 
-		final = finalReason != ""
-		if limit := drive.IterationLimit(dc); limit > 0 && it >= limit-1 && !final {
-			finalReason = iterationLimitReason
-			final = true
+		loop.final = loop.finalReason != ""
+		if limit := drive.IterationLimit(dc); limit > 0 && it >= limit-1 && !loop.final {
+			loop.finalReason = iterationLimitReason
+			loop.final = true
 			em.send(LoopGuard{DispatchID: dc.DispatchID(), Iteration: it, Decision: LoopIterationLimit,
 				Count: it + 1, Limit: limit,
 				Message: errIterationLimit.With(nil, "iteration limit reached: this is the final iteration, no tools are offered").Error()})
@@ -159,19 +126,19 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 			em.send(Warning{DispatchID: dc.DispatchID(), Iteration: it, Kind: "artifact-tools", Message: err.Error(), Err: err, EmittedAt: r.now()})
 		}
 
-		res, stepErr, stepped, outReached, outErr = stepResult{}, nil, false, false, nil
+		loop.reset()
 		reached, err := runOnion(ctx, dc, r.opts.DispatchInput, core)
-		if ctx.Err() != nil || aborted != nil {
+		if ctx.Err() != nil || loop.aborted != nil {
 			// A middleware's ctx ending (a timeout it set) aborts the
 			// dispatch as the turn's would.
 			break
 		}
-		if stepErr != nil {
-			fail(it, stepErr)
+		if loop.stepErr != nil {
+			fail(it, loop.stepErr)
 			break
 		}
-		if outErr != nil {
-			fail(it, outErr)
+		if loop.outErr != nil {
+			fail(it, loop.outErr)
 			break
 		}
 		if err != nil {
@@ -185,18 +152,18 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 			fail(it, shortCircuited("dispatch-input"))
 			break
 		}
-		if stepped && !outReached {
+		if loop.stepped && !loop.outReached {
 			fail(it, shortCircuited("dispatch-output"))
 			break
 		}
-		if res.done && !dc.IsSignalled() {
+		if loop.res.done && !dc.IsSignalled() {
 			_ = dc.Ack()
 		}
 		itEnd := r.now()
 		em.send(IterationEnd{DispatchID: dc.DispatchID(), Iteration: it, StartedAt: itStart, EndedAt: itEnd, Duration: max(itEnd.Sub(itStart), 0)})
 		itStart = itEnd
-		if res.finalize && finalReason == "" {
-			finalReason = repeatFinalReason
+		if loop.res.finalize && loop.finalReason == "" {
+			loop.finalReason = repeatFinalReason
 		}
 		drive.Advance(dc)
 	}
@@ -221,13 +188,63 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 	default:
 		derr = context.Cause(ctx)
 		if derr == nil {
-			derr = aborted
+			derr = loop.aborted
 		}
 	}
 	end := r.now()
-	em.send(DispatchEnd{TurnID: tc.id, DispatchID: dc.DispatchID(), Status: status, Err: derr, Iterations: iterations,
+	em.send(DispatchEnd{TurnID: tc.id, DispatchID: dc.DispatchID(), Status: status, Err: derr, Iterations: loop.iterations,
 		StartedAt: start, EndedAt: end, Duration: end.Sub(start)})
 	return status, derr
+}
+
+// iteration is what the core of an iteration needs, and what it records:
+// one per dispatch, its outcome reset at every iteration.
+type iteration struct {
+	r  *Runner
+	tc *TurnContext
+	dc *dispatch.Context
+	em *emitter
+
+	final       bool   // the iteration offers no tools
+	finalReason string // set when the next iteration must be the final one
+	iterations  int    // the steps taken
+	aborted     error  // the cause when a middleware's ctx ended the dispatch
+
+	// The iteration's outcome.
+	res        stepResult
+	stepErr    error
+	stepped    bool
+	outReached bool
+	outErr     error
+}
+
+// reset clears the outcome of the iteration before.
+func (l *iteration) reset() {
+	l.res, l.stepErr, l.stepped, l.outReached, l.outErr = stepResult{}, nil, false, false, nil
+}
+
+// core is the innermost next of the dispatch input chain: the model call,
+// the tool calls and the dispatch output chain.
+func (l *iteration) core(ctx context.Context) error {
+	if ctx.Err() != nil {
+		l.aborted = context.Cause(ctx)
+		return nil
+	}
+	if l.dc.IsSignalled() {
+		return nil
+	}
+	l.stepped = true
+	l.iterations++
+	l.res, l.stepErr = l.r.safeStep(ctx, l.tc, l.dc, l.em, l.final, l.finalReason)
+	if ctx.Err() != nil {
+		l.aborted = context.Cause(ctx)
+		return l.stepErr
+	}
+	if l.stepErr != nil || l.dc.IsSignalled() {
+		return l.stepErr
+	}
+	l.outReached, l.outErr = runOutput(ctx, l.dc, l.r.opts.DispatchOutput, ErrDispatchPipeline, "dispatch")
+	return l.outErr
 }
 
 // stepResult tells the loop what one model call led to.

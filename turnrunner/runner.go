@@ -446,7 +446,10 @@ type emitter struct {
 }
 
 func newEmitter(ctx context.Context, buffer int) *emitter {
-	return &emitter{ch: make(chan Event, buffer), ctx: ctx, stop: make(chan struct{}), deliverer: make(chan struct{}, 1)}
+	// A turn sends a dozen events at the least: the queue starts with
+	// room for them rather than growing one by one.
+	return &emitter{ch: make(chan Event, buffer), ctx: ctx, stop: make(chan struct{}), deliverer: make(chan struct{}, 1),
+		pending: make([]Event, 0, min(buffer, 16))}
 }
 
 // finish ends the stream atomically: it stops external senders (releasing

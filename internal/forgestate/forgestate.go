@@ -24,7 +24,8 @@ func Register(changesOf func(reg any) uint64, withHandlerOf func(tool, handler a
 }
 
 // Changes reports how many times reg, a *forge.Registry, has changed: it
-// grows with every registration, hiding, unhiding and pruning.
+// grows with every registration, hiding, unhiding and pruning that
+// removes a tool.
 func Changes(reg any) uint64 { return changes(reg) }
 
 // WithHandler returns a copy of tool, a *forge.Tool made by
