@@ -83,46 +83,49 @@ func (p RetryPolicy) Delay(attempt int, err error) (time.Duration, bool) {
 func WithRetry(m Model, p RetryPolicy) Model {
 	return ModelFunc(func(ctx context.Context, req *Request) iter.Seq2[Part, error] {
 		return func(yield func(Part, error) bool) {
-			for attempt := 1; ; attempt++ {
-				// The range-over-func body is a closure: each variable it
-				// assigns escapes, so both live in one struct.
-				var state struct {
-					failed  error
-					started bool
-				}
+			stopped := false
+			err := p.Retry(ctx, func() (started bool, err error) {
 				for part, err := range m.Stream(ctx, req) {
 					if err != nil {
-						if state.started {
-							yield(Part{}, err)
-							return
-						}
-						state.failed = err
-						break
+						return started, err
 					}
-					state.started = true
+					started = true
 					if !yield(part, nil) {
-						return
+						stopped = true
+						return true, nil
 					}
 				}
-				failed := state.failed
-				if failed == nil {
-					return
-				}
-				d, ok := p.Delay(attempt, failed)
-				if !ok || ctx.Err() != nil {
-					yield(Part{}, failed)
-					return
-				}
-				if p.OnRetry != nil {
-					p.OnRetry(attempt, d, failed)
-				}
-				if err := sleep(ctx, d); err != nil {
-					yield(Part{}, err)
-					return
-				}
+				return started, nil
+			})
+			if err != nil && !stopped {
+				yield(Part{}, err)
 			}
 		}
 	})
+}
+
+// Retry runs attempt, and again after p's delay while it fails with a
+// retryable error before it started: started reports whether anything of
+// the attempt reached its consumer, after which a failure is final. It
+// returns the last attempt's error (nil when one succeeded), or ctx's cause
+// when ctx ends during a wait. OnRetry is called before each wait.
+func (p RetryPolicy) Retry(ctx context.Context, attempt func() (started bool, err error)) error {
+	for n := 1; ; n++ {
+		started, err := attempt()
+		if err == nil || started {
+			return err
+		}
+		d, ok := p.Delay(n, err)
+		if !ok || ctx.Err() != nil {
+			return err
+		}
+		if p.OnRetry != nil {
+			p.OnRetry(n, d, err)
+		}
+		if err := sleep(ctx, d); err != nil {
+			return err
+		}
+	}
 }
 
 // sleep waits d or until ctx ends (returning its cause).

@@ -173,3 +173,36 @@ func TestWithRetryConsumerStops(t *testing.T) {
 		t.Errorf("calls = %d", calls)
 	}
 }
+
+// RetryPolicy.Retry runs an attempt again while it fails retryably before it
+// started, and returns the last attempt's error.
+func TestRetryPolicyRetry(t *testing.T) {
+	server := llm.ErrServer.With(nil, "500")
+	tests := []struct {
+		name     string
+		attempts []error // each attempt's error
+		started  int     // the attempt (1-based) that started before failing; 0: none
+		calls    int
+		err      error
+	}{
+		{"first attempt succeeds", []error{nil}, 0, 1, nil},
+		{"a failure before starting is retried", []error{server, nil}, 0, 2, nil},
+		{"attempts used up", []error{server, server, server}, 0, 3, llm.ErrServer},
+		{"not retryable", []error{llm.ErrAuth.With(nil, "bad key")}, 0, 1, llm.ErrAuth},
+		{"a failure after starting is final", []error{server, server}, 1, 1, llm.ErrServer},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				calls := 0
+				err := llm.RetryPolicy{}.Retry(t.Context(), func() (bool, error) {
+					calls++
+					return calls == tt.started, tt.attempts[calls-1]
+				})
+				if !errors.Is(err, tt.err) || (tt.err == nil) != (err == nil) || calls != tt.calls {
+					t.Errorf("err %v after %d calls, want %v after %d", err, calls, tt.err, tt.calls)
+				}
+			})
+		})
+	}
+}

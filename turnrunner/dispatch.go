@@ -274,26 +274,25 @@ func panicError(what string, p any) error {
 	return fmt.Errorf("turnrunner: %s panicked: %v", what, p)
 }
 
-// retryingModel is the runner's model behind its retry policy, built once
-// for the model calls of a dispatch rather than for each: a retry's warning
-// names the dispatch and iteration of the call being made, set before it.
-type retryingModel struct {
+// retrier makes the runner's model calls under its retry policy. It is
+// built once for the model calls of a dispatch rather than for each: a
+// retry's warning names the dispatch and iteration of the call being made,
+// set before it.
+type retrier struct {
 	r          *Runner
 	em         *emitter
-	model      llm.Model
+	policy     llm.RetryPolicy // Options.Retry, with onRetry as OnRetry
 	dispatchID string
 	it         int
 }
 
-func newRetryingModel(r *Runner, em *emitter) *retryingModel {
-	m := &retryingModel{r: r, em: em}
-	retry := r.opts.Retry
-	retry.OnRetry = m.onRetry
-	m.model = llm.WithRetry(r.model, retry)
+func newRetrier(r *Runner, em *emitter) *retrier {
+	m := &retrier{r: r, em: em, policy: r.opts.Retry}
+	m.policy.OnRetry = m.onRetry
 	return m
 }
 
-func (m *retryingModel) onRetry(attempt int, delay time.Duration, err error) {
+func (m *retrier) onRetry(attempt int, delay time.Duration, err error) {
 	m.em.send(Warning{DispatchID: m.dispatchID, Iteration: m.it, Kind: "model-retry",
 		Message: fmt.Sprintf("model call attempt %d failed; retrying in %s", attempt, delay.Round(time.Millisecond)),
 		Err:     err, EmittedAt: m.r.now()})
@@ -409,17 +408,26 @@ func (r *Runner) consume(ctx context.Context, tc *TurnContext, req *llm.Request,
 	}()
 	m := tc.model
 	if m == nil || m.em != em {
-		m = newRetryingModel(r, em)
+		m = newRetrier(r, em)
 		tc.model = m
 	}
 	m.dispatchID, m.it = req.DispatchID, it
-	return r.read(ctx, m.model.Stream(ctx, req), em, st)
+	// As llm.WithRetry does: a response that failed before its first part
+	// is tried again; once a part was read, its failure is final.
+	return m.policy.Retry(ctx, func() (started bool, err error) {
+		read := st.parts
+		err = r.read(ctx, r.model.Stream(ctx, req), em, st)
+		return st.parts > read, err
+	})
 }
 
 // read applies a response's parts to st and streams them as events; see
 // consume. Kept apart from consume's recover, so that each stays cheap.
 func (r *Runner) read(ctx context.Context, parts iter.Seq2[llm.Part, error], em *emitter, st *streamState) error {
 	for p, err := range parts {
+		if err == nil {
+			st.parts++
+		}
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}

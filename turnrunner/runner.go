@@ -244,9 +244,9 @@ type TurnContext struct {
 	artRegistered artifactRegistration
 	// offered are the tools the dispatch's requests offer.
 	offered offeredTools
-	// model is the dispatch's model behind the retry policy, built once
-	// per dispatch; only the dispatch goroutine uses it.
-	model *retryingModel
+	// model makes the dispatch's model calls under the retry policy, built
+	// once per dispatch; only the dispatch goroutine uses it.
+	model *retrier
 	// stream is the response of the dispatch's current step, reset at the
 	// start of each; only the dispatch goroutine uses it.
 	stream streamState
