@@ -280,7 +280,10 @@ func (tc *TurnContext) spoolKey(id string) string {
 		tc.spoolKeys = make(map[string]bool)
 	}
 	key := id
-	if tc.spoolKeys[key] || spooledartifact.ValidateID(tc.spool.BaseID(key)) != nil {
+	// The scopes' prefixes are valid ids themselves, so the qualified id is
+	// valid when the key is and the two fit together.
+	if tc.spoolKeys[key] || len(tc.spool.BaseID(""))+len(key) > spooledartifact.MaxIDLength ||
+		spooledartifact.ValidateID(key) != nil {
 		sum := sha256.Sum256([]byte(id))
 		base := "call-" + hex.EncodeToString(sum[:8])
 		key = base
