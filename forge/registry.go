@@ -141,7 +141,7 @@ func (r *Registry) Unhide(names ...string) {
 func (r *Registry) PruneEphemeral() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	n := len(r.order)
+	before := len(r.order)
 	r.order = slices.DeleteFunc(r.order, func(n string) bool {
 		if r.tools[n].opts.Ephemeral {
 			delete(r.tools, n)
@@ -150,7 +150,7 @@ func (r *Registry) PruneEphemeral() {
 		}
 		return false
 	})
-	if len(r.order) != n {
+	if len(r.order) != before {
 		r.changes++
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ebbforge/adk/internal/forgestate"
 )
 
 func namedTool(t testing.TB, name string, opts *ToolOptions) *Tool {
@@ -130,7 +132,11 @@ func TestRegistryPruneEphemeral(t *testing.T) {
 		namedTool(t, "b", nil), namedTool(t, "e2", &ToolOptions{Ephemeral: true}))
 	r.Hide("e1", "b")
 	r.PruneEphemeral()
-	r.PruneEphemeral() // idempotent
+	changes := forgestate.Changes(r)
+	r.PruneEphemeral() // idempotent, and not a change: caches keyed on the count stay valid
+	if got := forgestate.Changes(r); got != changes {
+		t.Errorf("a prune that removed nothing changed the count from %d to %d", changes, got)
+	}
 	if diff := cmp.Diff([]string{"a", "b"}, names(r.All())); diff != "" {
 		t.Errorf("after prune (-want +got):\n%s", diff)
 	}

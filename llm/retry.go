@@ -84,7 +84,8 @@ func WithRetry(m Model, p RetryPolicy) Model {
 	return ModelFunc(func(ctx context.Context, req *Request) iter.Seq2[Part, error] {
 		return func(yield func(Part, error) bool) {
 			stopped := false
-			err := p.Retry(ctx, func() (started bool, err error) {
+			err := p.Retry(ctx, func() (bool, error) {
+				started := false
 				for part, err := range m.Stream(ctx, req) {
 					if err != nil {
 						return started, err

@@ -206,3 +206,24 @@ func TestRetryPolicyRetry(t *testing.T) {
 		})
 	}
 }
+
+// RetryPolicy.Retry names each failed attempt to OnRetry, and returns ctx's
+// cause when ctx ends during a wait.
+func TestRetryPolicyRetryWaits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		server := llm.ErrServer.With(nil, "500")
+		var retried []int
+		p := llm.RetryPolicy{MaxAttempts: 3, OnRetry: func(attempt int, _ time.Duration, _ error) { retried = append(retried, attempt) }}
+		calls := 0
+		err := p.Retry(t.Context(), func() (bool, error) { calls++; return false, server })
+		if !errors.Is(err, llm.ErrServer) || calls != 3 || !cmp.Equal(retried, []int{1, 2}) {
+			t.Errorf("err %v after %d calls, OnRetry %v; want ErrServer after 3, OnRetry [1 2]", err, calls, retried)
+		}
+		stop := errors.New("stopped")
+		ctx, cancel := context.WithCancelCause(t.Context())
+		p.OnRetry = func(int, time.Duration, error) { cancel(stop) }
+		if err := p.Retry(ctx, func() (bool, error) { return false, server }); !errors.Is(err, stop) {
+			t.Errorf("ctx ended during the wait: err %v, want its cause", err)
+		}
+	})
+}

@@ -37,7 +37,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 		dc      *dispatch.Context
 		started bool // DispatchStart was sent
 		start   time.Time
-		loop    = &iteration{r: r, tc: tc, em: em}
+		loop    = &dispatchLoop{r: r, tc: tc, em: em}
 	)
 	defer func() {
 		p := recover()
@@ -160,7 +160,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 			_ = dc.Ack()
 		}
 		itEnd := r.now()
-		em.send(IterationEnd{DispatchID: dc.DispatchID(), Iteration: it, StartedAt: itStart, EndedAt: itEnd, Duration: max(itEnd.Sub(itStart), 0)})
+		em.send(IterationEnd{DispatchID: dc.DispatchID(), Iteration: it, StartedAt: itStart, EndedAt: itEnd, Duration: itEnd.Sub(itStart)})
 		itStart = itEnd
 		if loop.res.finalize && loop.finalReason == "" {
 			loop.finalReason = repeatFinalReason
@@ -197,9 +197,9 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 	return status, derr
 }
 
-// iteration is what the core of an iteration needs, and what it records:
-// one per dispatch, its outcome reset at every iteration.
-type iteration struct {
+// dispatchLoop is what the core of an iteration needs, and what it
+// records: one per dispatch, its outcome reset at every iteration.
+type dispatchLoop struct {
 	r  *Runner
 	tc *TurnContext
 	dc *dispatch.Context
@@ -219,13 +219,13 @@ type iteration struct {
 }
 
 // reset clears the outcome of the iteration before.
-func (l *iteration) reset() {
+func (l *dispatchLoop) reset() {
 	l.res, l.stepErr, l.stepped, l.outReached, l.outErr = stepResult{}, nil, false, false, nil
 }
 
 // core is the innermost next of the dispatch input chain: the model call,
 // the tool calls and the dispatch output chain.
-func (l *iteration) core(ctx context.Context) error {
+func (l *dispatchLoop) core(ctx context.Context) error {
 	if ctx.Err() != nil {
 		l.aborted = context.Cause(ctx)
 		return nil

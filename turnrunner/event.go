@@ -117,8 +117,9 @@ type ThoughtDelta struct {
 // (IsComplete false, no results), then completed with the same ID (Results,
 // IsError, CompletedAt, and Call, the stored record). Checksum equals
 // Checksum on the ToolExecution events, ID their ToolCallID. CreatedAt is
-// when the response that made the call ended, CompletedAt when its handler
-// returned (for output read from a stream, when the stream was read).
+// when the response that made the call ended; CompletedAt is when its
+// handler returned (for output read from a stream, when the stream was
+// read), or when the runner refused the call.
 type ToolCallContent struct {
 	ID         string
 	Tool       string

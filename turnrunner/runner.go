@@ -280,8 +280,9 @@ func (tc *TurnContext) spoolKey(id string) string {
 		tc.spoolKeys = make(map[string]bool)
 	}
 	key := id
-	// The scopes' prefixes are valid ids themselves, so the qualified id is
-	// valid when the key is and the two fit together.
+	// The qualified id is valid when the key is and the two fit together:
+	// the turn's prefix is valid (newTurn validates the turn id), and a
+	// SpoolStore that is a Scope with an invalid name fails every write.
 	if tc.spoolKeys[key] || len(tc.spool.BaseID(""))+len(key) > spooledartifact.MaxIDLength ||
 		spooledartifact.ValidateID(key) != nil {
 		sum := sha256.Sum256([]byte(id))
@@ -450,7 +451,7 @@ type emitter struct {
 
 func newEmitter(ctx context.Context, buffer int) *emitter {
 	// A turn sends a dozen events at the least: the queue starts with
-	// room for them rather than growing one by one.
+	// room for them, without regrowing 1, 2, 4, 8 on the way.
 	return &emitter{ch: make(chan Event, buffer), ctx: ctx, stop: make(chan struct{}), deliverer: make(chan struct{}, 1),
 		pending: make([]Event, 0, min(buffer, 16))}
 }

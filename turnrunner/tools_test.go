@@ -685,3 +685,42 @@ func TestIterationsFollowEachOther(t *testing.T) {
 		}
 	}
 }
+
+// The calls of one response are created together, when the response ended:
+// after its message completed, before any of them ran.
+func TestCallsOfAResponseAreCreatedWhenItEnds(t *testing.T) {
+	var mu sync.Mutex
+	tick := 0
+	now := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		tick++
+		return time.Date(2000, 1, 1, 0, 0, tick, 0, time.UTC)
+	}
+	echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
+	m := scripted.New(scripted.Step{Text: []string{"Checking."}, Calls: []scripted.Call{
+		{ID: "a", Name: "echo", Args: `{"q":"x"}`}, {ID: "b", Name: "echo", Args: `{"q":"y"}`}}}, scripted.Say("done"))
+	evs := run(t, newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, Now: now}), turnrunner.Input{Prompt: "go"})
+	var msgDone time.Time
+	for _, d := range ofType[turnrunner.MessageDelta](evs) {
+		if d.IsComplete && msgDone.IsZero() {
+			msgDone = d.CompletedAt
+		}
+	}
+	created := map[string]time.Time{}
+	for _, c := range ofType[turnrunner.ToolCallContent](evs) {
+		created[c.ID] = c.CreatedAt
+	}
+	starts := ofType[turnrunner.ToolExecutionStart](evs)
+	if len(created) != 2 || len(starts) != 2 || msgDone.IsZero() {
+		t.Fatalf("%d calls, %d executions, message completed at %v", len(created), len(starts), msgDone)
+	}
+	if !created["a"].Equal(created["b"]) || !created["a"].After(msgDone) {
+		t.Errorf("calls created at %v and %v, want one time after the message completed at %v", created["a"], created["b"], msgDone)
+	}
+	for _, s := range starts {
+		if !s.StartedAt.After(created["a"]) {
+			t.Errorf("call %s ran at %v, not after it was created at %v", s.ToolCallID, s.StartedAt, created["a"])
+		}
+	}
+}

@@ -63,5 +63,6 @@
 // llm.StopContentFilter; any other reason (MALFORMED_FUNCTION_CALL,
 // OTHER, …) with llm.StopOther. Only the first candidate is read.
 //
-// Retries are not the adapter's job: wrap it with llm.WithRetry.
+// Retries are not the adapter's job: turnrunner applies its Options.Retry
+// to every model call; elsewhere, wrap the adapter with llm.WithRetry.
 package gemini

@@ -36,5 +36,6 @@
 // appears in an error. A response cut off by the token limit ends with
 // llm.StopMaxTokens, and the runner does not run its half-built calls.
 //
-// Retries are not the adapter's job: wrap it with llm.WithRetry.
+// Retries are not the adapter's job: turnrunner applies its Options.Retry
+// to every model call; elsewhere, wrap the adapter with llm.WithRetry.
 package openaicompat
