@@ -3,6 +3,7 @@ package turnrunner_test
 import (
 	"context"
 	"encoding/json"
+	"sync"
 	"testing"
 	"time"
 
@@ -85,4 +86,17 @@ func newRunner(t testing.TB, m llm.Model, o *turnrunner.Options) *turnrunner.Run
 		t.Fatalf("New: %v", err)
 	}
 	return r
+}
+
+// tickingClock is an Options.Now that moves by step at every read, from
+// 2000-01-01; safe for concurrent use.
+func tickingClock(step time.Duration) func() time.Time {
+	var mu sync.Mutex
+	tick := 0
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		tick++
+		return time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(tick) * step)
+	}
 }

@@ -486,15 +486,7 @@ func TestResultHooksKeepACompletedCallAfterCancel(t *testing.T) {
 func TestToolExecutionEventsUseOptionsNow(t *testing.T) {
 	for _, step := range []time.Duration{time.Second, -time.Second} { // a clock stepping back too
 		t.Run(step.String(), func(t *testing.T) {
-			var mu sync.Mutex
-			base := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-			tick := 0
-			now := func() time.Time {
-				mu.Lock()
-				defer mu.Unlock()
-				tick++
-				return base.Add(time.Duration(tick) * step)
-			}
+			now := tickingClock(step)
 			echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
 			m := scripted.New(scripted.Use(scripted.Call{ID: "a", Name: "echo", Args: `{"q":"x"}`}), scripted.Say("done"))
 			r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}, Now: now})
@@ -525,14 +517,7 @@ func TestToolExecutionEventsUseOptionsNow(t *testing.T) {
 // execution's end, on the wall clock as on Options.Now. Output streamed
 // from a reader completes once the reader is read, after that.
 func TestCallCompletesWhenItsExecutionEnds(t *testing.T) {
-	var mu sync.Mutex
-	tick := 0
-	ticking := func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		tick++
-		return time.Date(2000, 1, 1, 0, 0, tick, 0, time.UTC)
-	}
+	ticking := tickingClock(time.Second)
 	for _, clock := range []struct {
 		name string
 		now  func() time.Time // nil: the wall clock
@@ -689,14 +674,7 @@ func TestIterationsFollowEachOther(t *testing.T) {
 // The calls of one response are created together, when the response ended:
 // after its message completed, before any of them ran.
 func TestCallsOfAResponseAreCreatedWhenItEnds(t *testing.T) {
-	var mu sync.Mutex
-	tick := 0
-	now := func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		tick++
-		return time.Date(2000, 1, 1, 0, 0, tick, 0, time.UTC)
-	}
+	now := tickingClock(time.Second)
 	echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
 	m := scripted.New(scripted.Step{Text: []string{"Checking."}, Calls: []scripted.Call{
 		{ID: "a", Name: "echo", Args: `{"q":"x"}`}, {ID: "b", Name: "echo", Args: `{"q":"y"}`}}}, scripted.Say("done"))
