@@ -47,6 +47,22 @@ func ExampleWithRetry() {
 	// text: Hello.
 }
 
+// A call that fails before it delivers anything is tried again under the
+// policy; once it has delivered, its failure is final.
+func ExampleRetryPolicy_Retry() {
+	attempts := 0
+	err := llm.RetryPolicy{BaseDelay: time.Millisecond}.Retry(context.Background(), func() (started bool, err error) {
+		attempts++
+		if attempts == 1 {
+			return false, llm.StatusError(&llm.APIError{Provider: "example", StatusCode: 503})
+		}
+		return false, nil
+	})
+	fmt.Println("attempts:", attempts, "error:", err)
+	// Output:
+	// attempts: 2 error: <nil>
+}
+
 // A tool result as a model sees it: in an envelope whose tag name holds a
 // nonce the tool output cannot know.
 func ExampleRenderer_ToolResult() {

@@ -442,7 +442,7 @@ func (r *Runner) read(ctx context.Context, parts iter.Seq2[llm.Part, error], em 
 			if st.msgID == "" {
 				st.msgID = newEntryID()
 				st.msgCreated = r.now()
-				st.msgBlock = st.addBlock(nil)
+				st.msgBlock = st.addBlock(&block{})
 			}
 			st.msg.WriteString(p.Text)
 			em.sendNow(MessageDelta{ID: st.msgID, Delta: p.Text, Full: st.msg.String(), CreatedAt: st.msgCreated})

@@ -72,12 +72,8 @@ type callState struct {
 	block    block // in the response's blocks, allocated with the call
 }
 
-// addBlock appends b, or a new block when b is nil, to the response's
-// blocks and returns it.
+// addBlock appends b to the response's blocks and returns it.
 func (s *streamState) addBlock(b *block) *block {
-	if b == nil {
-		b = &block{}
-	}
 	s.blocks = append(s.blocks, b)
 	return b
 }
