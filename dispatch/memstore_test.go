@@ -37,10 +37,10 @@ func TestMemoryStoreBounds(t *testing.T) {
 	ctx := context.Background()
 	t.Run("default max turns", func(t *testing.T) {
 		var s dispatch.MemoryStore
-		for i := range 1000 + 10 {
+		for i := range 100 + 10 {
 			saveText(t, &s, fmt.Sprint(i), "x")
 		}
-		if got := len(kept(&s, "0", "9", "10", fmt.Sprint(1000+9))); got != 2 {
+		if got := len(kept(&s, "0", "9", "10", fmt.Sprint(100+9))); got != 2 {
 			t.Errorf("kept %d of the oldest two and newest two, want the newest two", got)
 		}
 	})

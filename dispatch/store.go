@@ -22,7 +22,7 @@ type Store interface {
 
 // Bounds of a [MemoryStore] whose fields are zero.
 const (
-	defaultMaxTurns = 1000
+	defaultMaxTurns = 100
 	defaultMaxBytes = 64 << 20 // estimated bytes
 )
 
@@ -39,7 +39,10 @@ const (
 // For history that must outlive the process or these bounds, use a durable
 // store such as store/sqlitestore.
 type MemoryStore struct {
-	// MaxTurns caps the turns kept; 0 means 1000, < 0 no cap.
+	// MaxTurns caps the turns kept; 0 means 100, < 0 no cap. Every turn
+	// kept is memory the garbage collector walks on each cycle, so a
+	// process that keeps many pays for them in every allocation it makes:
+	// keep more only when they are read back.
 	MaxTurns int
 	// MaxBytes caps the estimated bytes kept; 0 means 64 MiB, < 0 no cap.
 	MaxBytes int64
