@@ -103,13 +103,8 @@ func Checksum(tool string, args any) (string, error) {
 func ChecksumJSON(tool string, raw []byte) (string, error) {
 	st := getState()
 	defer putState(st)
-	return st.checksum(tool, raw)
-}
-
-// checksum hashes {"args":<canonical args>,"tool":<tool>}: "args" sorts
-// before "tool", so the members are written in that order.
-func (st *state) checksum(tool string, args []byte) (string, error) {
-	out, err := st.canon(append(st.buf[:0], `{"args":`...), args, MaxDepth-1)
+	// "args" sorts before "tool", so the members are written in that order.
+	out, err := st.canon(append(st.buf[:0], `{"args":`...), raw, MaxDepth-1)
 	if err != nil {
 		return "", err
 	}
@@ -126,12 +121,17 @@ func (st *state) checksum(tool string, args []byte) (string, error) {
 // state is the reusable scratch of one call. It is pooled, and never shared
 // between goroutines.
 type state struct {
-	buf     []byte     // canonical output
-	enc     []byte     // JSON text of a Go value, before canonicalisation
-	arena   []byte     // scratch for decoded sort keys
-	members []member   // members of the open objects, as a stack
-	keys    []string   // keys of the Go maps being encoded, as a stack
-	path    []identity // Go containers being encoded, outermost first
+	buf     []byte       // canonical output
+	enc     []byte       // JSON text of a Go value, before canonicalisation
+	arena   []byte       // scratch for decoded sort keys
+	members []member     // members of the open objects, as a stack
+	keys    []string     // keys of the Go maps being encoded, as a stack
+	path    []identity   // Go containers being encoded, outermost first
+	orders  [17]struct { // the key order last found for objects of 1 to 16 members
+		size   int        // the number of members, 0 for none
+		prefix [16]uint64 // their prefixes in document order
+		perm   [16]uint8  // their indexes in key order
+	}
 }
 
 // maxPooled bounds the scratch a state keeps when it goes back to the

@@ -730,6 +730,16 @@ func TestRepeatedShapes(t *testing.T) {
 		{`[{"c":1,"b":2,"a":3},{"c":4,"b":5},{"c":6,"b":7,"a":8,"d":9},{"c":1,"b":2,"a":3}]`,
 			`[{"a":3,"b":2,"c":1},{"b":5,"c":4},{"a":8,"b":7,"c":6,"d":9},{"a":3,"b":2,"c":1}]`},
 	}
+	// Objects of 15 to 18 members, keys in reverse order, each shape twice.
+	for n := 15; n <= 18; n++ {
+		var in, want []string
+		for k := range n {
+			in = append(in, fmt.Sprintf(`"k%02d":%d`, n-1-k, k))
+			want = append(want, fmt.Sprintf(`"k%02d":%d`, k, n-1-k))
+		}
+		obj, sorted := "{"+strings.Join(in, ",")+"}", "{"+strings.Join(want, ",")+"}"
+		tests = append(tests, struct{ in, want string }{"[" + obj + "," + obj + "]", "[" + sorted + "," + sorted + "]"})
+	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			got, err := canonical.StringifyJSON([]byte(tt.in))

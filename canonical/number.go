@@ -30,14 +30,6 @@ func appendNumber(dst []byte, f float64) []byte {
 	return dst
 }
 
-// appendNumberText appends the canonical form of a validated JSON number.
-func appendNumberText(dst, text []byte) []byte {
-	// ParseFloat rounds to nearest-even, as JavaScript does; on overflow it
-	// returns ±Inf (printed null) with an error, which is expected.
-	f, _ := strconv.ParseFloat(string(text), 64)
-	return appendNumber(dst, f)
-}
-
 // scanNumber validates the JSON number starting at data[i] and returns the
 // index just past it. When keep > 0, data[i:keep] is what JavaScript
 // prints for the value and can be copied as is; otherwise the number is

@@ -153,3 +153,9 @@ func TestLongDecimalsInline(t *testing.T) {
 		}
 	}
 }
+
+// appendNumberText is the reference conversion: the text's double, printed.
+func appendNumberText(dst, text []byte) []byte {
+	f, _ := strconv.ParseFloat(string(text), 64)
+	return appendNumber(dst, f)
+}

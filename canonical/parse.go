@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"strconv"
 )
 
 // parser canonicalises one raw JSON document in a single left-to-right
@@ -45,9 +46,7 @@ func (st *state) canon(dst, data []byte, maxDepth int) ([]byte, error) {
 	}
 	p := parser{state: st, data: data, maxDepth: maxDepth}
 	p.out = slices.Grow(dst, len(data)+len(data)/16+64) // about the final size, at once
-	i := skipSpace(data, 0)
-	p.from = i
-	i, err := p.value(i, 0)
+	i, err := p.value(0, 0)
 	if end := skipSpace(data, i); err == nil && end != len(data) {
 		err = syntaxError(data, end, "expecting end of input")
 	}
@@ -110,8 +109,9 @@ func (p *parser) value(i, depth int) (int, error) {
 			p.flush(i)
 			if keep > 0 {
 				p.out = append(p.out, p.data[i:keep]...)
-			} else {
-				p.out = appendNumberText(p.out, p.data[i:end])
+			} else { // ParseFloat rounds to nearest-even, as JavaScript does, and overflows to ±Inf (printed null)
+				f, _ := strconv.ParseFloat(string(p.data[i:end]), 64)
+				p.out = appendNumber(p.out, f)
 			}
 			p.from = end
 		}
@@ -119,6 +119,9 @@ func (p *parser) value(i, depth int) (int, error) {
 	}
 	lit := literals[p.data[i]]
 	if lit == "" || len(p.data)-i < len(lit) || string(p.data[i:i+len(lit)]) != lit {
+		if skipSpace(p.data, i) > i { // whitespace: leading, or where compact text has none
+			return p.value(p.dropSpace(i), depth)
+		}
 		return 0, syntaxError(p.data, i, "expecting a value")
 	}
 	return i + len(lit), nil
@@ -157,7 +160,7 @@ func (p *parser) next(i int, closer byte) (next int, closed bool, err error) {
 	case i >= len(p.data):
 		return 0, false, syntaxError(p.data, i, "unterminated container")
 	case p.data[i] == ',':
-		return p.space(i + 1), false, nil
+		return i + 1, false, nil
 	case p.data[i] == closer:
 		return i + 1, true, nil
 	}
@@ -172,36 +175,35 @@ func (p *parser) object(i, depth int) (int, error) {
 	if i < len(data) && data[i] == '}' {
 		return i + 1, nil
 	}
-	sorted := true // members so far in strictly increasing key order
 	for {
 		var closed bool
 		var err error
-		m := member{start: uint32(p.pos(i))} // its end is set later
-		if m.prefix, i, err = p.key(i); err != nil {
-			return 0, err
+		m := member{start: uint32(p.pos(i))} // its end is set when the object closes
+		// The common case, a key of up to seven plain ASCII bytes and a colon:
+		// the first byte a string scanner would stop at is the closing quote.
+		w, z := uint64(0), 64
+		if i+10 <= len(data) && data[i] == '"' {
+			w = binary.LittleEndian.Uint64(data[i+1:])
+			z = bits.TrailingZeros64(specialMask(w)) &^ 7
 		}
-		if n := len(p.members); n > base {
-			prev := &p.members[n-1]
-			prev.end = m.start - 1 // at the comma
-			sorted = sorted && (prev.prefix < m.prefix || prev.prefix == m.prefix && p.compare(*prev, m) < 0)
+		if z < 64 && byte(w>>z) == '"' && data[i+2+z>>3] == ':' {
+			m.prefix, i = bits.ReverseBytes64(w)&^(^uint64(0)>>z), i+3+z>>3
+		} else if m.prefix, i, err = p.key(i); err != nil {
+			return 0, err
 		}
 		p.members = append(p.members, m)
 		if i, err = p.value(i, depth); err != nil {
 			return 0, err
 		}
 		if i < len(data) && data[i] == ',' { // compact text, spared a call to next
-			i = p.space(i + 1)
+			i++
 			continue
 		}
 		if i, closed, err = p.next(i, '}'); err != nil {
 			return 0, err
 		}
 		if closed {
-			ms := p.members[base:]
-			ms[len(ms)-1].end = uint32(p.pos(i - 1))
-			if !sorted {
-				p.reorder(start, i-1, ms)
-			}
+			p.reorder(start, i-1, p.members[base:])
 			p.members = p.members[:base]
 			return i, nil
 		}
@@ -214,16 +216,10 @@ func (p *parser) object(i, depth int) (int, error) {
 func (p *parser) key(i int) (prefix uint64, next int, err error) {
 	data := p.data
 	if i >= len(data) || data[i] != '"' {
-		return 0, 0, syntaxError(data, i, "expecting a string key")
-	}
-	if i+10 <= len(data) {
-		// A key of up to seven plain ASCII bytes and then the colon, the
-		// common case: the first byte a string scanner would stop at is
-		// the closing quote.
-		w := binary.LittleEndian.Uint64(data[i+1:])
-		if z := bits.TrailingZeros64(specialMask(w)) &^ 7; z < 64 && byte(w>>z) == '"' && data[i+2+z>>3] == ':' {
-			return bits.ReverseBytes64(w) &^ (^uint64(0) >> z), p.space(i + 3 + z>>3), nil
+		if skipSpace(data, i) > i { // whitespace, where compact text has none
+			return p.key(p.dropSpace(i))
 		}
+		return 0, 0, syntaxError(data, i, "expecting a string key")
 	}
 	end, flags, err := scanString(data, i)
 	if err != nil {
@@ -242,7 +238,7 @@ func (p *parser) key(i int) (prefix uint64, next int, err error) {
 	if i = p.space(end); i >= len(data) || data[i] != ':' {
 		return 0, 0, syntaxError(data, i, "expecting ':'")
 	}
-	return binary.BigEndian.Uint64(w[:]), p.space(i + 1), nil
+	return binary.BigEndian.Uint64(w[:]), i + 1, nil
 }
 
 // keyAt returns the body of the key at output offset x, found in the
@@ -269,37 +265,59 @@ func (p *parser) compare(a, b member) int {
 	return bytes.Compare(p.arena[:n], p.arena[n:])
 }
 
-// reorder puts the members ms of the object whose braces are at output
-// offset start and data[closing] in key order, keeping only the last of
-// equal keys, as JSON.parse does: the members are appended in order past
-// the object's text, each with the comma (or brace) before it, and then
-// moved over that text.
+// reorder closes the object whose braces are at output offset start and
+// data[closing], ms being its members, and puts the members in key order
+// unless they are in order already, keeping only the last of equal keys,
+// as JSON.parse does: they are copied in order past the object's text,
+// each with the comma (or brace) before it, and then moved over that text.
 func (p *parser) reorder(start, closing int, ms []member) {
-	p.flush(closing)
-	// Stable, so that equal keys stay in document order. Most objects are
-	// small, and an insertion sort on the prefixes alone is quickest for
-	// them; keys that share a prefix (and duplicates among them) are then
-	// put in order in full.
-	ties := len(ms) > 16 // too many for an insertion sort
-	for k := 1; k < len(ms) && len(ms) <= 16; k++ {
-		m, j := ms[k], k
-		for ; j > 0 && ms[j-1].prefix > m.prefix; j-- {
-			ms[j] = ms[j-1]
-		}
-		ms[j] = m
-		ties = ties || j > 0 && ms[j-1].prefix == m.prefix
+	// Objects of one shape (the records of an array) repeat their keys, so
+	// the order found for each number of members is kept for the next.
+	o := &p.orders[min(len(ms), len(p.orders)-1)]
+	miss := o.prefix[0] ^ ms[0].prefix | uint64(o.size^len(ms)) // zero when o is their order
+	sorted := true                                              // strictly increasing prefixes (keys that share one are sorted below)
+	for k, m := range ms[1:] {
+		ms[k].end = m.start - 1 // at the comma
+		sorted = sorted && ms[k].prefix < m.prefix
+		miss |= o.prefix[(k+1)&15] ^ m.prefix
 	}
-	if ties {
+	if ms[len(ms)-1].end = uint32(p.pos(closing)); sorted {
+		return
+	}
+	p.flush(closing)
+	// Stable, so that equal keys stay in document order: an insertion sort
+	// of the indexes on the prefixes alone, quickest for small objects, or,
+	// where keys share a prefix (duplicates among them), a sort in full.
+	ties := len(ms) >= len(p.orders) // too many for an insertion sort
+	for k := 0; miss != 0 && !ties && k < len(ms); k++ {
+		m, j := ms[k], k
+		o.prefix[k] = m.prefix
+		for ; j > 0 && o.prefix[o.perm[j-1]] > m.prefix; j-- {
+			o.perm[j] = o.perm[j-1]
+		}
+		o.perm[j] = uint8(k)
+		ties = j > 0 && o.prefix[o.perm[j-1]] == m.prefix
+	}
+	if o.size = len(ms); ties {
+		o.size = 0 // no order to keep
 		slices.SortStableFunc(ms, p.compare)
 	}
 	body := len(p.out)
-	out, src := p.out, p.out // src keeps the text should out move
-	src[start] = ','         // for now, so that every member begins with its comma
+	out := slices.Grow(p.out, body-start+16) // room for the copies, and a word more
+	out[start] = ','                         // for now, so that every member begins with its comma
 	for k := range ms {
-		if ties && k+1 < len(ms) && p.compare(ms[k], ms[k+1]) == 0 {
+		m := ms[k]
+		if !ties {
+			m = ms[o.perm[k&15]]
+		} else if k+1 < len(ms) && p.compare(ms[k], ms[k+1]) == 0 {
 			continue // a later duplicate wins
 		}
-		out = append(out, src[ms[k].start-1:ms[k].end]...)
+		if n := len(out); m.end-m.start < 16 { // one word, copied inline: most members are short
+			*(*[16]byte)(out[n : n+16]) = *(*[16]byte)(out[m.start-1 : m.start+15])
+			out = out[:n+int(m.end-m.start)+1]
+		} else {
+			out = append(out, out[m.start-1:m.end]...)
+		}
 	}
 	p.out = out[:start+1+copy(out[start+1:], out[body+1:])]
 	p.out[start] = '{'

@@ -123,27 +123,17 @@ func hex4(b []byte) rune {
 	return rune(v[0])<<8 | rune(v[1])
 }
 
-// invalidPrefixLen returns how many bytes at the start of b (which does not
-// begin with a valid UTF-8 sequence) a WHATWG UTF-8 decoder (TextDecoder,
-// Buffer#toString) turns into one U+FFFD: the longest prefix that could
-// still begin a valid sequence, or 1.
-func invalidPrefixLen(b []byte) int {
-	n := 1
-	for n < len(b) && !utf8.FullRune(b[:n+1]) {
-		n++
-	}
-	return n
-}
-
 // nextRune decodes the rune at raw[i] of a validated JSON string body:
-// escapes decoded, each maximal invalid UTF-8 sequence U+FFFD.
+// escapes decoded, and invalid UTF-8 U+FFFD, one for each run of bytes a
+// WHATWG UTF-8 decoder (TextDecoder, Buffer#toString) turns into one: the
+// longest that could still begin a valid sequence, or a single byte.
 func nextRune(raw []byte, i int) (rune, int) {
 	if raw[i] == '\\' {
 		return decodeEscape(raw, i)
 	}
 	r, n := utf8.DecodeRune(raw[i:])
-	if r == utf8.RuneError && n == 1 {
-		n = invalidPrefixLen(raw[i:])
+	for n < len(raw)-i && r == utf8.RuneError && !utf8.FullRune(raw[i:i+n+1]) {
+		n++ // these bytes could still begin a valid sequence
 	}
 	return r, n
 }
