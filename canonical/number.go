@@ -173,12 +173,11 @@ func shortestDecimal(ds []byte, k int) bool {
 	}
 	// Condition 3: r×2^(s+1) > 10^k + D and (10-r)×2^(s+1) > 10^k - D.
 	sumLo, sumHi := bits.Add64(p, d, 0)
-	below, above := [2]uint64{sumHi, sumLo}, [2]uint64{0, p - d}
-	if neg {
-		below, above = above, below
-	}
 	r := t % 10
-	return greater(shl(r, s+1), below) && greater(shl(10-r, s+1), above)
+	if neg { // with |D| for D, the two conditions trade places
+		r = 10 - r
+	}
+	return greater(shl(r, s+1), [2]uint64{sumHi, sumLo}) && greater(shl(10-r, s+1), [2]uint64{0, p - d})
 }
 
 // shl returns x×2^n (0 < n < 128, no overflow) as two words, high first.
