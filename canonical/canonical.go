@@ -127,10 +127,11 @@ type state struct {
 	members []member     // members of the open objects, as a stack
 	keys    []string     // keys of the Go maps being encoded, as a stack
 	path    []identity   // Go containers being encoded, outermost first
+	calls   int          // canon calls so far: a key order found serves its own call only
 	orders  [17]struct { // the key order last found for objects of 1 to 16 members
-		size   int        // the number of members, 0 for none
-		prefix [16]uint64 // their prefixes in document order
-		perm   [16]uint8  // their indexes in key order
+		size, call int        // the number of members (0 for none), the call that found it
+		prefix     [16]uint64 // their prefixes in document order
+		perm       [16]uint8  // their indexes in key order
 	}
 }
 

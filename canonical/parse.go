@@ -45,6 +45,7 @@ func (st *state) canon(dst, data []byte, maxDepth int) ([]byte, error) {
 		return dst, fmt.Errorf("%w: document larger than 4 GiB", ErrLimit)
 	}
 	p := parser{state: st, data: data, maxDepth: maxDepth}
+	st.calls++
 	p.out = slices.Grow(dst, len(data)+len(data)/16+64) // about the final size, at once
 	i, err := p.value(0, 0)
 	if end := skipSpace(data, i); err == nil && end != len(data) {
@@ -272,10 +273,10 @@ func (p *parser) compare(a, b member) int {
 // each with the comma (or brace) before it, and then moved over that text.
 func (p *parser) reorder(start, closing int, ms []member) {
 	// Objects of one shape (the records of an array) repeat their keys, so
-	// the order found for each number of members is kept for the next.
+	// the order found for each size is kept for the next in the document.
 	o := &p.orders[min(len(ms), len(p.orders)-1)]
-	miss := o.prefix[0] ^ ms[0].prefix | uint64(o.size^len(ms)) // zero when o is their order
-	sorted := true                                              // strictly increasing prefixes (keys that share one are sorted below)
+	miss := o.prefix[0] ^ ms[0].prefix | uint64(o.size^len(ms)) | uint64(o.call^p.calls) // zero when o is their order
+	sorted := true                                                                       // strictly increasing prefixes (keys that share one are sorted below)
 	for k, m := range ms[1:] {
 		ms[k].end = m.start - 1 // at the comma
 		sorted = sorted && ms[k].prefix < m.prefix
@@ -298,7 +299,7 @@ func (p *parser) reorder(start, closing int, ms []member) {
 		o.perm[j] = uint8(k)
 		ties = j > 0 && o.prefix[o.perm[j-1]] == m.prefix
 	}
-	if o.size = len(ms); ties {
+	if o.size, o.call = len(ms), p.calls; ties {
 		o.size = 0 // no order to keep
 		slices.SortStableFunc(ms, p.compare)
 	}
