@@ -128,7 +128,7 @@ type state struct {
 	keys    []string     // keys of the Go maps being encoded, as a stack
 	path    []identity   // Go containers being encoded, outermost first
 	calls   int          // canon calls so far: a key order found serves its own call only
-	orders  [17]struct { // the key order last found for objects of 1 to 16 members
+	orders  [17]struct { // by size, from 1: the key order last found (16 also serves larger objects, never kept)
 		size, call int        // the number of members (0 for none), the call that found it
 		prefix     [16]uint64 // their prefixes in document order
 		perm       [16]uint8  // their indexes in key order

@@ -47,7 +47,9 @@ func (st *state) canon(dst, data []byte, maxDepth int) ([]byte, error) {
 	p := parser{state: st, data: data, maxDepth: maxDepth}
 	st.calls++
 	p.out = slices.Grow(dst, len(data)+len(data)/16+64) // about the final size, at once
-	i, err := p.value(0, 0)
+	i := skipSpace(data, 0)
+	p.from = i
+	i, err := p.value(i, 0)
 	if end := skipSpace(data, i); err == nil && end != len(data) {
 		err = syntaxError(data, end, "expecting end of input")
 	}
@@ -120,9 +122,6 @@ func (p *parser) value(i, depth int) (int, error) {
 	}
 	lit := literals[p.data[i]]
 	if lit == "" || len(p.data)-i < len(lit) || string(p.data[i:i+len(lit)]) != lit {
-		if skipSpace(p.data, i) > i { // whitespace: leading, or where compact text has none
-			return p.value(p.dropSpace(i), depth)
-		}
 		return 0, syntaxError(p.data, i, "expecting a value")
 	}
 	return i + len(lit), nil
@@ -161,7 +160,7 @@ func (p *parser) next(i int, closer byte) (next int, closed bool, err error) {
 	case i >= len(p.data):
 		return 0, false, syntaxError(p.data, i, "unterminated container")
 	case p.data[i] == ',':
-		return i + 1, false, nil
+		return p.space(i + 1), false, nil
 	case p.data[i] == closer:
 		return i + 1, true, nil
 	}
@@ -188,7 +187,7 @@ func (p *parser) object(i, depth int) (int, error) {
 			z = bits.TrailingZeros64(specialMask(w)) &^ 7
 		}
 		if z < 64 && byte(w>>z) == '"' && data[i+2+z>>3] == ':' {
-			m.prefix, i = bits.ReverseBytes64(w)&^(^uint64(0)>>z), i+3+z>>3
+			m.prefix, i = bits.ReverseBytes64(w)&^(^uint64(0)>>z), p.space(i+3+z>>3)
 		} else if m.prefix, i, err = p.key(i); err != nil {
 			return 0, err
 		}
@@ -197,7 +196,7 @@ func (p *parser) object(i, depth int) (int, error) {
 			return 0, err
 		}
 		if i < len(data) && data[i] == ',' { // compact text, spared a call to next
-			i++
+			i = p.space(i + 1)
 			continue
 		}
 		if i, closed, err = p.next(i, '}'); err != nil {
@@ -217,9 +216,6 @@ func (p *parser) object(i, depth int) (int, error) {
 func (p *parser) key(i int) (prefix uint64, next int, err error) {
 	data := p.data
 	if i >= len(data) || data[i] != '"' {
-		if skipSpace(data, i) > i { // whitespace, where compact text has none
-			return p.key(p.dropSpace(i))
-		}
 		return 0, 0, syntaxError(data, i, "expecting a string key")
 	}
 	end, flags, err := scanString(data, i)
@@ -239,7 +235,7 @@ func (p *parser) key(i int) (prefix uint64, next int, err error) {
 	if i = p.space(end); i >= len(data) || data[i] != ':' {
 		return 0, 0, syntaxError(data, i, "expecting ':'")
 	}
-	return binary.BigEndian.Uint64(w[:]), i + 1, nil
+	return binary.BigEndian.Uint64(w[:]), p.space(i + 1), nil
 }
 
 // keyAt returns the body of the key at output offset x, found in the
@@ -282,25 +278,28 @@ func (p *parser) reorder(start, closing int, ms []member) {
 		sorted = sorted && ms[k].prefix < m.prefix
 		miss |= o.prefix[(k+1)&15] ^ m.prefix
 	}
-	if ms[len(ms)-1].end = uint32(p.pos(closing)); sorted {
+	ms[len(ms)-1].end = uint32(p.pos(closing))
+	if sorted {
 		return
 	}
 	p.flush(closing)
 	// Stable, so that equal keys stay in document order: an insertion sort
 	// of the indexes on the prefixes alone, quickest for small objects, or,
 	// where keys share a prefix (duplicates among them), a sort in full.
-	ties := len(ms) >= len(p.orders) // too many for an insertion sort
-	for k := 0; miss != 0 && !ties && k < len(ms); k++ {
+	// full: too many members for an insertion sort, or keys that share a prefix.
+	full := len(ms) >= len(p.orders)
+	for k := 0; miss != 0 && !full && k < len(ms); k++ {
 		m, j := ms[k], k
 		o.prefix[k] = m.prefix
 		for ; j > 0 && o.prefix[o.perm[j-1]] > m.prefix; j-- {
 			o.perm[j] = o.perm[j-1]
 		}
 		o.perm[j] = uint8(k)
-		ties = j > 0 && o.prefix[o.perm[j-1]] == m.prefix
+		full = j > 0 && o.prefix[o.perm[j-1]] == m.prefix
 	}
-	if o.size, o.call = len(ms), p.calls; ties {
-		o.size = 0 // no order to keep
+	o.size, o.call = len(ms), p.calls
+	if full { // and no order to keep
+		o.size = 0
 		slices.SortStableFunc(ms, p.compare)
 	}
 	body := len(p.out)
@@ -308,7 +307,7 @@ func (p *parser) reorder(start, closing int, ms []member) {
 	out[start] = ','                         // for now, so that every member begins with its comma
 	for k := range ms {
 		m := ms[k]
-		if !ties {
+		if !full {
 			m = ms[o.perm[k&15]]
 		} else if k+1 < len(ms) && p.compare(ms[k], ms[k+1]) == 0 {
 			continue // a later duplicate wins
