@@ -36,12 +36,32 @@ func kept(s *dispatch.MemoryStore, turns ...string) []string {
 func TestMemoryStoreBounds(t *testing.T) {
 	ctx := context.Background()
 	t.Run("default max turns", func(t *testing.T) {
+		// 1,000 turns, of which at most 100 outside any conversation.
 		var s dispatch.MemoryStore
-		for i := range 100 + 10 {
-			saveText(t, &s, fmt.Sprint(i), "x")
+		endedTurn := func(conv, id string) {
+			if err := s.StartTurn(ctx, conv, id); err != nil {
+				t.Fatal(err)
+			}
+			saveText(t, &s, id, "x")
+			if err := s.SetTurnState(ctx, id, dispatch.TurnCompleted, nil); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if got := len(kept(&s, "0", "9", "10", fmt.Sprint(100+9))); got != 2 {
-			t.Errorf("kept %d of the oldest two and newest two, want the newest two", got)
+		for i := range 500 {
+			endedTurn(fmt.Sprint("c", i%7), fmt.Sprint("conv-", i))
+		}
+		for i := range 100 + 10 {
+			saveText(t, &s, fmt.Sprint("loose-", i), "x")
+		}
+		if got := kept(&s, "conv-0", "conv-499", "loose-0", "loose-9", "loose-10", "loose-109"); fmt.Sprint(got) != "[conv-0 conv-499 loose-10 loose-109]" {
+			t.Errorf("kept %v, want every conversation turn and the newest 100 outside conversations", got)
+		}
+		for i := 500; i < 1000+10; i++ {
+			endedTurn(fmt.Sprint("c", i%7), fmt.Sprint("conv-", i))
+		}
+		// 1,110 turns: the 110 written least recently go, whichever they are.
+		if got := kept(&s, "conv-0", "conv-109", "conv-110", "loose-10", "loose-109", "conv-1009"); fmt.Sprint(got) != "[conv-110 loose-10 loose-109 conv-1009]" {
+			t.Errorf("kept %v, want all but conv-0 to conv-109", got)
 		}
 	})
 	t.Run("max bytes", func(t *testing.T) {

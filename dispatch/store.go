@@ -22,8 +22,9 @@ type Store interface {
 
 // Bounds of a [MemoryStore] whose fields are zero.
 const (
-	defaultMaxTurns = 100
-	defaultMaxBytes = 64 << 20 // estimated bytes
+	defaultMaxTurns      = 1000
+	defaultMaxLooseTurns = 100      // of them, outside any conversation
+	defaultMaxBytes      = 64 << 20 // estimated bytes
 )
 
 // MemoryStore is the in-memory [ConversationStore]. The zero value is ready
@@ -39,10 +40,11 @@ const (
 // For history that must outlive the process or these bounds, use a durable
 // store such as store/sqlitestore.
 type MemoryStore struct {
-	// MaxTurns caps the turns kept; 0 means 100, < 0 no cap. Every turn
-	// kept is memory the garbage collector walks on each cycle, so a
-	// process that keeps many pays for them in every allocation it makes:
-	// keep more only when they are read back.
+	// MaxTurns caps the turns kept; < 0 means no cap. 0 means 1000, of
+	// which at most 100 are outside any conversation: turns run without a
+	// conversation id, which no later turn loads as history. Every turn
+	// kept is memory the garbage collector walks on each cycle, so keeping
+	// many costs every allocation of the process.
 	MaxTurns int
 	// MaxBytes caps the estimated bytes kept; 0 means 64 MiB, < 0 no cap.
 	MaxBytes int64
@@ -55,6 +57,7 @@ type MemoryStore struct {
 	convs map[string]*memConv
 	lru   list.List // *memTurn, least recently written first
 	bytes int64
+	loose int // turns outside any conversation
 }
 
 // memTurn is one turn's entries with an index, so Save is O(1).
@@ -92,6 +95,7 @@ func (s *MemoryStore) turn(turnID string, now time.Time) *memTurn {
 		t = &memTurn{id: turnID, pos: make(map[entryKey]int), started: now}
 		t.elem = s.lru.PushBack(t)
 		s.turns[turnID] = t
+		s.loose++
 	}
 	t.updated = now
 	s.lru.MoveToBack(t.elem)
@@ -128,11 +132,12 @@ func (s *MemoryStore) grow(t *memTurn, n int64) {
 }
 
 // evict applies Retention, MaxTurns and MaxBytes, sparing keep and every
-// running or suspended turn; callers hold mu.
+// running or suspended turn; callers hold mu. When only the turns outside
+// conversations are too many, it passes over the others to drop them.
 func (s *MemoryStore) evict(keep *memTurn, now time.Time) {
-	maxTurns, maxBytes := s.MaxTurns, s.MaxBytes
+	maxTurns, maxLoose, maxBytes := s.MaxTurns, s.MaxTurns, s.MaxBytes
 	if maxTurns == 0 {
-		maxTurns = defaultMaxTurns
+		maxTurns, maxLoose = defaultMaxTurns, defaultMaxLooseTurns
 	}
 	if maxBytes == 0 {
 		maxBytes = defaultMaxBytes
@@ -144,10 +149,11 @@ func (s *MemoryStore) evict(keep *memTurn, now time.Time) {
 		t := el.Value.(*memTurn)
 		el = el.Next()
 		expired := s.Retention > 0 && now.Sub(t.updated) > s.Retention
-		if !expired && !over() {
+		tooLoose := maxLoose > 0 && s.loose > maxLoose
+		if !expired && !over() && !tooLoose {
 			break
 		}
-		if t == keep || t.state == TurnRunning || t.state == TurnSuspended {
+		if t == keep || t.state == TurnRunning || t.state == TurnSuspended || !expired && !over() && t.conv != "" {
 			continue
 		}
 		s.drop(t)
@@ -159,6 +165,9 @@ func (s *MemoryStore) drop(t *memTurn) {
 	s.lru.Remove(t.elem)
 	delete(s.turns, t.id)
 	s.bytes -= t.size
+	if t.conv == "" {
+		s.loose--
+	}
 	if c := s.convs[t.conv]; c != nil {
 		c.turns = slices.DeleteFunc(c.turns, func(id string) bool { return id == t.id })
 		if len(c.turns) == 0 {
@@ -203,6 +212,7 @@ func (s *MemoryStore) StartTurn(ctx context.Context, convID, turnID string) erro
 			}
 		}
 		t.conv = convID
+		s.loose--
 		c.turns = append(c.turns, turnID)
 	}
 	t.state, t.gates = TurnRunning, nil
