@@ -272,10 +272,10 @@ func (p *parser) reorder(start, closing int, ms []member) {
 	// the order found for each size is kept for the next in the document.
 	o := &p.orders[min(len(ms), len(p.orders)-1)]
 	miss := o.prefix[0] ^ ms[0].prefix | uint64(o.size^len(ms)) | uint64(o.call^p.calls) // zero when o is their order
-	sorted := true                                                                       // strictly increasing prefixes (keys that share one are sorted below)
+	sorted := true                                                                       // strictly increasing keys
 	for k, m := range ms[1:] {
 		ms[k].end = m.start - 1 // at the comma
-		sorted = sorted && ms[k].prefix < m.prefix
+		sorted = sorted && (ms[k].prefix < m.prefix || ms[k].prefix == m.prefix && p.compare(ms[k], m) < 0)
 		miss |= o.prefix[(k+1)&15] ^ m.prefix
 	}
 	ms[len(ms)-1].end = uint32(p.pos(closing))
