@@ -161,24 +161,10 @@ func (r *Runner) Run(ctx context.Context, in Input) (<-chan Event, error) {
 	em := newEmitter(ctx, r.opts.EventBuffer)
 	tc.em = em
 	go func() {
-		growStack()
 		defer em.finish(nil) // closes the channel if runTurn did not
 		r.runTurn(ctx, tc, em, in)
 	}()
 	return em.ch, nil
-}
-
-// stackSink keeps growStack's frame from being optimised away.
-var stackSink byte
-
-// growStack grows a new goroutine's stack to the size a turn reaches, in
-// one step while the stack is still shallow, instead of doubling it
-// (copying ever deeper stacks) several times on the way.
-//
-//go:noinline
-func growStack() {
-	var frame [24 << 10]byte
-	stackSink = frame[stackSink&1]
 }
 
 func (r *Runner) newTurn(in Input) (*TurnContext, error) {

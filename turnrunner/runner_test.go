@@ -3,8 +3,11 @@ package turnrunner_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"iter"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -148,5 +151,47 @@ func TestExecutionEventsCarryTheToolCallID(t *testing.T) {
 	}
 	if len(sums) != 1 {
 		t.Errorf("%d checksums for two identical calls, want 1", len(sums))
+	}
+}
+
+// One runner serves turns on many goroutines at once: each turn streams
+// its own answer to its own channel, and nothing they share races (the
+// suite runs under -race).
+func TestConcurrentTurnsOfOneRunner(t *testing.T) {
+	r := newRunner(t, llm.ModelFunc(func(ctx context.Context, req *llm.Request) iter.Seq2[llm.Part, error] {
+		prompt := req.Timeline[len(req.Timeline)-1].Message.Text()
+		return func(yield func(llm.Part, error) bool) {
+			_ = yield(llm.TextPart("re: "+prompt), nil) && yield(llm.StopPart(llm.StopEnd), nil)
+		}
+	}), nil)
+	const turns = 8
+	answers := make([]string, turns)
+	var wg sync.WaitGroup
+	for i := range turns {
+		wg.Go(func() {
+			ch, err := r.Run(context.Background(), turnrunner.Input{Prompt: fmt.Sprint("q", i)})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			for ev := range ch {
+				switch e := ev.(type) {
+				case turnrunner.MessageDelta:
+					if e.IsComplete {
+						answers[i] = e.Full
+					}
+				case turnrunner.TurnEnd:
+					if e.Status != turnrunner.TurnCompleted {
+						t.Errorf("turn %d: %s (%v)", i, e.Status, e.Err)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for i, a := range answers {
+		if want := fmt.Sprint("re: q", i); a != want {
+			t.Errorf("turn %d answered %q, want %q", i, a, want)
+		}
 	}
 }
