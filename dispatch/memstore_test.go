@@ -36,7 +36,7 @@ func kept(s *dispatch.MemoryStore, turns ...string) []string {
 func TestMemoryStoreBounds(t *testing.T) {
 	ctx := context.Background()
 	t.Run("default max turns", func(t *testing.T) {
-		// 1,000 turns, of which at most 100 outside any conversation.
+		// 1,000 turns, of which at most 10 outside any conversation.
 		var s dispatch.MemoryStore
 		endedTurn := func(conv, id string) {
 			if err := s.StartTurn(ctx, conv, id); err != nil {
@@ -50,18 +50,18 @@ func TestMemoryStoreBounds(t *testing.T) {
 		for i := range 500 {
 			endedTurn(fmt.Sprint("c", i%7), fmt.Sprint("conv-", i))
 		}
-		for i := range 100 + 10 {
+		for i := range 10 + 100 {
 			saveText(t, &s, fmt.Sprint("loose-", i), "x")
 		}
-		if got := kept(&s, "conv-0", "conv-499", "loose-0", "loose-9", "loose-10", "loose-109"); fmt.Sprint(got) != "[conv-0 conv-499 loose-10 loose-109]" {
-			t.Errorf("kept %v, want every conversation turn and the newest 100 outside conversations", got)
+		if got := kept(&s, "conv-0", "conv-499", "loose-0", "loose-99", "loose-100", "loose-109"); fmt.Sprint(got) != "[conv-0 conv-499 loose-100 loose-109]" {
+			t.Errorf("kept %v, want every conversation turn and the newest 10 outside conversations", got)
 		}
 		for i := 500; i < 1000+10; i++ {
 			endedTurn(fmt.Sprint("c", i%7), fmt.Sprint("conv-", i))
 		}
-		// 1,110 turns: the 110 written least recently go, whichever they are.
-		if got := kept(&s, "conv-0", "conv-109", "conv-110", "loose-10", "loose-109", "conv-1009"); fmt.Sprint(got) != "[conv-110 loose-10 loose-109 conv-1009]" {
-			t.Errorf("kept %v, want all but conv-0 to conv-109", got)
+		// 1,020 turns: the 20 written least recently go, whichever they are.
+		if got := kept(&s, "conv-0", "conv-19", "conv-20", "loose-100", "loose-109", "conv-1009"); fmt.Sprint(got) != "[conv-20 loose-100 loose-109 conv-1009]" {
+			t.Errorf("kept %v, want all but conv-0 to conv-19", got)
 		}
 	})
 	t.Run("max bytes", func(t *testing.T) {

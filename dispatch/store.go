@@ -23,7 +23,7 @@ type Store interface {
 // Bounds of a [MemoryStore] whose fields are zero.
 const (
 	defaultMaxTurns      = 1000
-	defaultMaxLooseTurns = 100      // of them, outside any conversation
+	defaultMaxLooseTurns = 10       // of them, outside any conversation
 	defaultMaxBytes      = 64 << 20 // estimated bytes
 )
 
@@ -41,7 +41,7 @@ const (
 // store such as store/sqlitestore.
 type MemoryStore struct {
 	// MaxTurns caps the turns kept; < 0 means no cap. 0 means 1000, of
-	// which at most 100 are outside any conversation: turns run without a
+	// which at most 10 are outside any conversation: turns run without a
 	// conversation id, which no later turn loads as history. Every turn
 	// kept is memory the garbage collector walks on each cycle, so keeping
 	// many costs every allocation of the process.
