@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/ebbforge/adk/dispatch"
@@ -99,4 +100,41 @@ func TestArtifactToolsForgedOncePerTurn(t *testing.T) {
 		}
 	}
 	t.Error("h3 not stored")
+}
+
+// TestDefaultEventBufferHoldsATenCallTurn checks that a turn of ten tool
+// calls, one per response, fits in the default event buffer: the runner
+// reaches the turn's end without the consumer having read anything, so a
+// fast turn wakes its consumer once instead of stopping halfway for it.
+func TestDefaultEventBufferHoldsATenCallTurn(t *testing.T) {
+	if turnrunner.DefaultEventBuffer != 128 {
+		t.Fatalf("DefaultEventBuffer = %d, want 128", turnrunner.DefaultEventBuffer)
+	}
+	synctest.Test(t, func(t *testing.T) {
+		add := textTool(t, "add", func(ctx context.Context, args map[string]any) (string, error) {
+			return "3", nil
+		}, nil)
+		var steps []scripted.Step
+		for i := range 10 {
+			steps = append(steps, scripted.Use(scripted.Call{ID: fmt.Sprint("c", i), Name: "add", Args: fmt.Sprintf(`{"q":"%d"}`, i)}))
+		}
+		m := scripted.New(append(steps, scripted.Say("done"))...)
+		r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{add}})
+		ch, err := r.Run(context.Background(), turnrunner.Input{Prompt: "go"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait() // the turn has ended, or waits for room on the channel
+		queued := len(ch)
+		var evs []turnrunner.Event
+		for ev := range ch {
+			evs = append(evs, ev)
+		}
+		if end := turnEnd(t, evs); end.Status != turnrunner.TurnCompleted {
+			t.Fatalf("TurnEnd %+v", end)
+		}
+		if queued != len(evs) {
+			t.Errorf("%d of the turn's %d events were on the channel before the consumer read, want all", queued, len(evs))
+		}
+	})
 }

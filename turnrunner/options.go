@@ -22,7 +22,12 @@ const (
 	// parallel fan-outs models produce in practice in one round; set
 	// Options.MaxParallelTools lower for CPU-heavy tools.
 	DefaultMaxParallelTools = 16
-	DefaultEventBuffer      = 64
+	// DefaultEventBuffer is 128: the eighty-odd events of a turn of ten
+	// quick tool calls fit, so such a turn wakes a waiting consumer once,
+	// at its end, rather than also halfway when its queued events
+	// outgrow the channel (each wake of a parked goroutine costs
+	// microseconds of scheduler work).
+	DefaultEventBuffer = 128
 	// DefaultMaxToolCallArgBytes caps the tool-call argument bytes of one
 	// model response (8 MiB).
 	DefaultMaxToolCallArgBytes = 8 << 20
