@@ -185,7 +185,8 @@ func (s *DiskStore) Write(ctx context.Context, id string, r io.Reader) (Reader, 
 	delete(s.mem, id)
 	s.track(id, f)
 	s.mu.Unlock()
-	return &spoolReader{f: &snapFile{f}, idx: idx}, nil
+	sf := &snapFile{f}
+	return &spoolReader{at: sf, f: sf, idx: idx}, nil
 }
 
 // createTemp creates a temporary file and records it as in progress. The
@@ -273,7 +274,7 @@ func (s *DiskStore) Read(ctx context.Context, id string) (Reader, error) {
 	}
 	sf := &snapFile{f}
 	if known {
-		return &spoolReader{f: sf, idx: idx}, nil
+		return &spoolReader{at: sf, f: sf, idx: idx}, nil
 	}
 	// A file of an earlier process: rebuild its index from the open file.
 	ib := newIndexBuilder(s.shape)
@@ -291,7 +292,7 @@ func (s *DiskStore) Read(ctx context.Context, id string) (Reader, error) {
 		}
 	}
 	s.mu.Unlock()
-	return &spoolReader{f: sf, idx: idx}, nil
+	return &spoolReader{at: sf, f: sf, idx: idx}, nil
 }
 
 // track records f as the file of a reader of id; s.mu is held (read or

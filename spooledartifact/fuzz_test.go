@@ -3,6 +3,7 @@ package spooledartifact
 import (
 	"bytes"
 	"context"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -41,9 +42,15 @@ func FuzzLineIndex(f *testing.F) {
 		}
 		small, _ := NewDiskStore(t.TempDir(), &DiskOptions{SpillThreshold: 2})
 		mem := NewMemoryStore()
-		disk.shape, small.shape, mem.shape = shape, shape, shape
-		for name, s := range map[string]Store{"memory": mem, "disk": disk, "disk-small": small} {
+		// chunked keeps a stream of unknown length in pieces of 1 to 4 bytes.
+		chunked := NewMemoryStore()
+		chunked.limits = readLimits{first: int(stride%3) + 1, max: 4, join: 1}
+		disk.shape, small.shape, mem.shape, chunked.shape = shape, shape, shape, shape
+		for name, s := range map[string]Store{"memory": mem, "disk": disk, "disk-small": small, "memory-chunked": chunked} {
 			r, err := WriteString(ctx, s, "f", text)
+			if s == chunked {
+				r, err = s.Write(ctx, "f", io.MultiReader(strings.NewReader(text)))
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,7 +118,13 @@ func grepArtifacts(t *testing.T, text string) map[string]*Artifact {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.(*spoolReader).Close() })
-	return map[string]*Artifact{"memory": New("m", newMemoryReader([]byte(text), indexShape{})), "disk": New("d", r)}
+	var parts [][]byte // pieces of 1, 7, 64 and 4,096 bytes, in turn
+	for i, rest := 0, []byte(text); len(rest) > 0; i++ {
+		n := min(len(rest), []int{1, 7, 64, 4096}[i%4])
+		parts, rest = append(parts, rest[:n]), rest[n:]
+	}
+	return map[string]*Artifact{"memory": New("m", newMemoryReader([]byte(text), indexShape{})), "disk": New("d", r),
+		"memory-chunked": New("c", newChunkedReader(parts, indexShape{}))}
 }
 
 // checkGrep compares Grep on the artifacts of text with naiveGrep, line

@@ -254,7 +254,7 @@ func scanLines(ctx context.Context, r Reader, g *grepPattern, maxLine int, emit 
 	if r.ByteLength() == 0 || g.mode == modeNever {
 		return ctx.Err()
 	}
-	if sr, ok := r.(*spoolReader); ok && sr.f == nil {
+	if sr, ok := r.(*spoolReader); ok && sr.at == nil {
 		return scanMemory(ctx, sr.data, g, maxLine, emit)
 	}
 	rc, err := r.Open(ctx)

@@ -16,6 +16,7 @@ type MemoryStore struct {
 	mu      sync.RWMutex
 	entries map[string]memEntry
 	shape   indexShape
+	limits  readLimits
 	now     func() time.Time
 }
 
@@ -42,16 +43,26 @@ func NewMemoryStore() *MemoryStore {
 // through [WriteString] or [SpoolString] is kept as the string itself (no
 // copy); a reader that knows its length (a Len method, as bytes.Reader,
 // strings.Reader and bytes.Buffer have) is read into one buffer of that
-// size; any other reader is read in chunks joined once at the end.
+// size; any other reader is read in chunks of up to 4 MiB, joined into one
+// buffer when the whole is at most 4 MiB and kept as they are otherwise,
+// so a long stream is never copied.
 func (s *MemoryStore) Write(ctx context.Context, id string, r io.Reader) (Reader, error) {
 	if err := ValidateID(id); err != nil {
 		return nil, err
 	}
-	data, err := readAllSized(ctx, r)
+	parts, err := readAllSized(ctx, r, s.limits)
 	if err != nil {
 		return nil, err
 	}
-	sr := newMemoryReader(data, s.shape)
+	var sr *spoolReader
+	switch len(parts) {
+	case 0:
+		sr = newMemoryReader(nil, s.shape)
+	case 1:
+		sr = newMemoryReader(parts[0], s.shape)
+	default:
+		sr = newChunkedReader(parts, s.shape)
+	}
 	s.mu.Lock()
 	s.entries[id] = memEntry{r: sr, written: s.now()}
 	s.mu.Unlock()

@@ -21,34 +21,56 @@ func newTextReader(text string) *textReader {
 	return t
 }
 
-// readChunk is the first chunk size for a reader of unknown length; chunks
-// double up to maxReadChunk.
-const (
-	readChunk    = 4 << 10
-	maxReadChunk = 4 << 20
-)
+// readLimits shapes how a reader of unknown length is read: in chunks of
+// first bytes, doubling up to max; content up to join bytes is then copied
+// into one buffer, anything longer is kept in its chunks. Zero fields take
+// the defaults.
+type readLimits struct{ first, max, join int }
+
+func (l readLimits) norm() readLimits {
+	if l.first <= 0 {
+		l.first = 4 << 10
+	}
+	if l.max <= 0 {
+		l.max = 4 << 20
+	}
+	if l.join <= 0 {
+		l.join = l.max
+	}
+	return l
+}
 
 // readAllSized reads r to the end, failing once ctx is done, holding the
-// content once: an unread textReader's string is returned as is (the bytes
-// alias it: the stores' readers never write to their data), a reader with
-// a Len method is read into one buffer of that size, and any other reader
-// into a list of chunks copied once into a buffer of the total size.
-func readAllSized(ctx context.Context, r io.Reader) ([]byte, error) {
+// content once. It returns the content in one piece, or in several for a
+// long reader of unknown length: an unread textReader's string is returned
+// as is (the bytes alias it: the stores' readers never write to their
+// data), a reader with a Len method is read into one buffer of that size,
+// and any other reader is read in chunks of up to lim.max bytes, which are
+// copied into one buffer when they hold at most lim.join bytes and kept as
+// they are otherwise. Empty content is no pieces.
+func readAllSized(ctx context.Context, r io.Reader, lim readLimits) ([][]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	one := func(b []byte) [][]byte {
+		if len(b) == 0 {
+			return nil
+		}
+		return [][]byte{b}
+	}
 	if t, ok := r.(*textReader); ok && t.Len() == len(t.text) {
 		_, _ = t.Seek(0, io.SeekEnd) // consumed, as if read
-		return unsafe.Slice(unsafe.StringData(t.text), len(t.text)), nil
+		return one(unsafe.Slice(unsafe.StringData(t.text), len(t.text))), nil
 	}
 	src := ctxReader{ctx, r}
 	if l, ok := r.(interface{ Len() int }); ok {
 		// One more byte than announced, to learn at once that it was all.
-		buf := make([]byte, 0, l.Len()+1)
-		return readInto(src, buf)
+		buf, err := readInto(src, make([]byte, 0, l.Len()+1))
+		return one(buf), err
 	}
+	lim = lim.norm()
 	var chunks [][]byte
-	total, size := 0, readChunk
+	total, size := 0, lim.first
 	for {
 		c := make([]byte, size)
 		n, err := io.ReadFull(src, c)
@@ -62,17 +84,17 @@ func readAllSized(ctx context.Context, r io.Reader) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		size = min(2*size, maxReadChunk)
+		size = min(2*size, lim.max)
 	}
-	if len(chunks) == 1 && len(chunks[0]) == cap(chunks[0]) {
-		return chunks[0], nil
+	if len(chunks) <= 1 || total > lim.join {
+		return chunks, nil
 	}
 	out := make([]byte, 0, total)
 	for i, c := range chunks {
 		out = append(out, c...)
 		chunks[i] = nil
 	}
-	return out, nil
+	return [][]byte{out}, nil
 }
 
 // readInto appends the rest of r to buf, growing it only if r gives more

@@ -36,30 +36,45 @@ func (c *cancelAfter) Read(p []byte) (int, error) {
 
 func TestReadAllSizedHoldsTheContentOnce(t *testing.T) {
 	content := strings.Repeat("line of text\n", 100_000) // 1.3 MB
+	unknown := func() io.Reader { return io.MultiReader(strings.NewReader(content)) }
 	tests := []struct {
-		name    string
-		r       func() io.Reader
-		wantCap int // the buffer's capacity: what the store holds
+		name      string
+		r         func() io.Reader
+		lim       readLimits
+		wantParts int // -1: any number
+		wantCap   int // the pieces' capacity: what the store holds; -1: any
 	}{
-		{"bytes.Reader is read into its length", func() io.Reader { return bytes.NewReader([]byte(content)) }, len(content) + 1},
-		{"strings.Reader is read into its length", func() io.Reader { return strings.NewReader(content) }, len(content) + 1},
-		{"unknown length is joined once", func() io.Reader { return io.MultiReader(strings.NewReader(content)) }, len(content)},
-		{"a Len that undercounts still reads everything", func() io.Reader { return lyingLen{strings.NewReader(content), 10} }, -1},
-		{"empty", func() io.Reader { return io.MultiReader() }, 0},
+		{"bytes.Reader is read into its length", func() io.Reader { return bytes.NewReader([]byte(content)) }, readLimits{}, 1, len(content) + 1},
+		{"strings.Reader is read into its length", func() io.Reader { return strings.NewReader(content) }, readLimits{}, 1, len(content) + 1},
+		{"unknown length up to the join limit is joined once", unknown, readLimits{}, 1, len(content)},
+		{"unknown length over the join limit keeps its chunks", unknown, readLimits{max: 256 << 10, join: 1 << 20}, -1,
+			4<<10 + 8<<10 + 16<<10 + 32<<10 + 64<<10 + 128<<10 + 4*256<<10},
+		{"a Len that undercounts still reads everything", func() io.Reader { return lyingLen{strings.NewReader(content), 10} }, readLimits{}, 1, -1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := readAllSized(context.Background(), tt.r())
+			parts, err := readAllSized(context.Background(), tt.r(), tt.lim)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(got) != content && !(tt.wantCap == 0 && len(got) == 0) {
+			got, held := "", 0
+			for _, p := range parts {
+				got += string(p)
+				held += cap(p)
+			}
+			if got != content {
 				t.Fatalf("read %d bytes, want the %d written", len(got), len(content))
 			}
-			if tt.wantCap >= 0 && cap(got) != tt.wantCap {
-				t.Errorf("cap = %d, want %d (content %d bytes)", cap(got), tt.wantCap, len(content))
+			if tt.wantParts >= 0 && len(parts) != tt.wantParts {
+				t.Errorf("%d pieces, want %d", len(parts), tt.wantParts)
+			}
+			if tt.wantCap >= 0 && held != tt.wantCap {
+				t.Errorf("capacity %d, want %d (content %d bytes)", held, tt.wantCap, len(content))
 			}
 		})
+	}
+	if parts, err := readAllSized(context.Background(), io.MultiReader(), readLimits{}); err != nil || len(parts) != 0 {
+		t.Errorf("empty: %d pieces, %v; want none", len(parts), err)
 	}
 }
 
@@ -67,8 +82,60 @@ func TestReadAllSizedStopsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	r := &cancelAfter{r: io.MultiReader(strings.NewReader(strings.Repeat("x", 1<<20))), n: 64 << 10, cancel: cancel}
-	if _, err := readAllSized(ctx, r); !errors.Is(err, context.Canceled) {
+	if _, err := readAllSized(ctx, r, readLimits{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
+
+// TestMemoryStoreKeepsALongStreamInItsChunks writes a 24 MiB stream of
+// unknown length to a MemoryStore: it allocates the content once (in its
+// chunks, the last one partly used), not again to join them, and reads
+// back the same lines, bytes and grep matches, lines crossing chunk edges
+// included.
+func TestMemoryStoreKeepsALongStreamInItsChunks(t *testing.T) {
+	const line = "a log line that does not divide a chunk evenly\n"
+	content := strings.Repeat(line, (24<<20)/len(line))
+	ctx := context.Background()
+	s := NewMemoryStore()
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	r, err := s.Write(ctx, "big", io.MultiReader(strings.NewReader(content)))
+	runtime.ReadMemStats(&m1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > uint64(len(content))+5<<20 {
+		t.Errorf("writing %d bytes allocated %d, want at most the content and one chunk more", len(content), alloc)
+	}
+	c, ok := r.(*spoolReader).at.(*chunks)
+	if !ok {
+		t.Fatalf("the reader holds %T, want the chunks", r.(*spoolReader).at)
+	}
+	if r.ByteLength() != int64(len(content)) || r.LineCount() != len(content)/len(line) {
+		t.Fatalf("%d bytes in %d lines, want %d in %d", r.ByteLength(), r.LineCount(), len(content), len(content)/len(line))
+	}
+	rc, err := r.Open(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := io.ReadAll(rc)
+	if err != nil || string(all) != content {
+		t.Fatalf("Open gave %d bytes (%v), want the %d written", len(all), err, len(content))
+	}
+	edges := []int{0, r.LineCount() - 1}
+	for _, end := range c.ends { // the lines across each chunk edge
+		edges = append(edges, int(end-1)/len(line), int(end)/len(line))
+	}
+	for _, i := range edges[:len(edges)-1] {
+		got, ok, err := r.Line(ctx, i)
+		if err != nil || !ok || string(got)+"\n" != line {
+			t.Errorf("Line(%d) = %q %v %v, want %q", i, got, ok, err, line)
+		}
+	}
+	res, err := New("big", r).Grep(ctx, "not divide", &GrepOptions{MaxMatches: 3})
+	if err != nil || len(res.Lines) != 3 || res.Lines[2].Line != 2 {
+		t.Errorf("Grep = %+v, %v; want the first three lines", res, err)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 )
 
@@ -22,14 +23,16 @@ type lineRanger interface {
 	Lines(ctx context.Context, start, end int, fn func(i int, line []byte) error) error
 }
 
-// spoolReader is the Reader of both stores: bytes in memory (data) or in a
-// file (f), plus a sparse line index. It is a snapshot: replacing the id in
-// the store never changes what it returns. A DiskStore closes the file of
-// every reader of an id when it deletes the id; reads then fail with an
-// error that matches ErrNotFound.
+// spoolReader is the Reader of both stores: bytes in memory in one piece
+// (data), or read at offsets (at) from a file (f) or from in-memory chunks,
+// plus a sparse line index. It is a snapshot: replacing the id in the store
+// never changes what it returns. A DiskStore closes the file of every
+// reader of an id when it deletes the id; reads then fail with an error
+// that matches ErrNotFound.
 type spoolReader struct {
-	data []byte    // in-memory content, nil when f is set
-	f    *snapFile // on-disk content
+	data []byte      // the content in one piece, when at is nil
+	at   io.ReaderAt // the content otherwise: f, or a *chunks
+	f    *snapFile   // on-disk content, closed by Close
 	idx  lineIndex
 
 	closeOnce sync.Once
@@ -60,6 +63,42 @@ func newMemoryReader(data []byte, shape indexShape) *spoolReader {
 	b := newIndexBuilder(shape)
 	_, _ = b.Write(data)
 	return &spoolReader{data: data, idx: b.done()}
+}
+
+// newChunkedReader reads content kept in the chunks it was read in.
+func newChunkedReader(parts [][]byte, shape indexShape) *spoolReader {
+	b := newIndexBuilder(shape)
+	c := &chunks{parts: parts, ends: make([]int64, len(parts))}
+	var end int64
+	for i, p := range parts {
+		_, _ = b.Write(p)
+		end += int64(len(p))
+		c.ends[i] = end
+	}
+	return &spoolReader{at: c, idx: b.done()}
+}
+
+// chunks is content in memory in several pieces, read at offsets like a
+// file.
+type chunks struct {
+	parts [][]byte
+	ends  []int64 // ends[i] is the offset just past parts[i]
+}
+
+func (c *chunks) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("spooledartifact: negative offset")
+	}
+	i, _ := slices.BinarySearch(c.ends, off+1) // the first part ending after off
+	n := 0
+	for ; i < len(c.parts) && n < len(p); i++ {
+		start := c.ends[i] - int64(len(c.parts[i]))
+		n += copy(p[n:], c.parts[i][off+int64(n)-start:])
+	}
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
 }
 
 func (r *spoolReader) ByteLength() int64 { return r.idx.size }
@@ -102,13 +141,14 @@ func (r *spoolReader) Open(ctx context.Context) (io.ReadCloser, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if r.f == nil {
+	if r.at == nil {
 		return io.NopCloser(bytes.NewReader(r.data)), nil
 	}
-	return &fileStream{r: r, sr: io.NewSectionReader(r.f, 0, r.idx.size)}, nil
+	return &fileStream{r: r, sr: io.NewSectionReader(r.at, 0, r.idx.size)}, nil
 }
 
-// fileStream keeps its spoolReader reachable while the stream is in use.
+// fileStream keeps its spoolReader (and so its file) reachable while the
+// stream is in use.
 type fileStream struct {
 	r  *spoolReader
 	sr *io.SectionReader
@@ -135,10 +175,10 @@ func (r *spoolReader) lines(ctx context.Context, start, end, limit int, fn func(
 		return err
 	}
 	line, off := r.idx.checkpoint(start)
-	if r.f == nil {
+	if r.at == nil {
 		return r.memLines(ctx, line, off, start, end, limit, fn)
 	}
-	return r.fileLines(ctx, line, off, start, end, limit, fn)
+	return r.atLines(ctx, line, off, start, end, limit, fn)
 }
 
 func (r *spoolReader) memLines(ctx context.Context, line int, off int64, start, end, limit int, fn func(int, []byte, bool) error) error {
@@ -176,14 +216,15 @@ func (r *spoolReader) memLines(ctx context.Context, line int, off int64, start, 
 // fileSkipBuf is the read size when skipping from a checkpoint to a line.
 const fileSkipBuf = 64 << 10
 
-func (r *spoolReader) fileLines(ctx context.Context, line int, off int64, start, end, limit int, fn func(int, []byte, bool) error) error {
+// atLines is memLines for content read at offsets, through a buffer.
+func (r *spoolReader) atLines(ctx context.Context, line int, off int64, start, end, limit int, fn func(int, []byte, bool) error) error {
 	if k := start - line; k > 0 {
 		buf := make([]byte, min(int64(fileSkipBuf), r.idx.size-off))
 		for k > 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			n, err := r.f.ReadAt(buf, off)
+			n, err := r.at.ReadAt(buf, off)
 			if n == 0 && err != nil {
 				if err == io.EOF {
 					err = io.ErrUnexpectedEOF
@@ -200,7 +241,7 @@ func (r *spoolReader) fileLines(ctx context.Context, line int, off int64, start,
 		}
 		line = start
 	}
-	br := bufio.NewReaderSize(io.NewSectionReader(r.f, off, r.idx.size-off), 16<<10)
+	br := bufio.NewReaderSize(io.NewSectionReader(r.at, off, r.idx.size-off), 16<<10)
 	var long []byte // a line longer than the buffer, assembled
 	for ; line < end; line++ {
 		if line&1023 == 0 {
