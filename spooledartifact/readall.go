@@ -46,8 +46,9 @@ func (l readLimits) norm() readLimits {
 // as is (the bytes alias it: the stores' readers never write to their
 // data), a reader with a Len method is read into one buffer of that size,
 // and any other reader is read in chunks of up to lim.max bytes, which are
-// copied into one buffer when they hold at most lim.join bytes and kept as
-// they are otherwise. Empty content is no pieces.
+// copied into one buffer of the content's size when they hold at most
+// lim.join bytes and kept as they are otherwise (the last one copied to its
+// size when it is mostly unused). Empty content is no pieces.
 func readAllSized(ctx context.Context, r io.Reader, lim readLimits) ([][]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -86,8 +87,19 @@ func readAllSized(ctx context.Context, r io.Reader, lim readLimits) ([][]byte, e
 		}
 		size = min(2*size, lim.max)
 	}
-	if len(chunks) <= 1 || total > lim.join {
+	if len(chunks) > 1 && total > lim.join {
+		// Kept as they are: only the last chunk may be mostly unused, and
+		// it is at most lim.max bytes to copy.
+		if last := chunks[len(chunks)-1]; len(last) < cap(last)/2 {
+			chunks[len(chunks)-1] = append(make([]byte, 0, len(last)), last...)
+		}
 		return chunks, nil
+	}
+	if len(chunks) == 1 && len(chunks[0]) == cap(chunks[0]) {
+		return chunks, nil
+	}
+	if total == 0 {
+		return nil, nil
 	}
 	out := make([]byte, 0, total)
 	for i, c := range chunks {

@@ -47,6 +47,9 @@ func TestReadAllSizedHoldsTheContentOnce(t *testing.T) {
 		{"bytes.Reader is read into its length", func() io.Reader { return bytes.NewReader([]byte(content)) }, readLimits{}, 1, len(content) + 1},
 		{"strings.Reader is read into its length", func() io.Reader { return strings.NewReader(content) }, readLimits{}, 1, len(content) + 1},
 		{"unknown length up to the join limit is joined once", unknown, readLimits{}, 1, len(content)},
+		{"unknown length in one partly used chunk is copied to its size", unknown, readLimits{first: 2 << 20}, 1, len(content)},
+		{"unknown length kept in chunks: a mostly unused last one is copied to its size", unknown, readLimits{max: 1 << 20, join: 1 << 20}, -1,
+			4<<10 + 8<<10 + 16<<10 + 32<<10 + 64<<10 + 128<<10 + 256<<10 + 512<<10 + (len(content) - (1<<20 - 4<<10))},
 		{"unknown length over the join limit keeps its chunks", unknown, readLimits{max: 256 << 10, join: 1 << 20}, -1,
 			4<<10 + 8<<10 + 16<<10 + 32<<10 + 64<<10 + 128<<10 + 4*256<<10},
 		{"a Len that undercounts still reads everything", func() io.Reader { return lyingLen{strings.NewReader(content), 10} }, readLimits{}, 1, -1},
@@ -215,5 +218,21 @@ func TestMemoryLinesCannotGrowIntoTheContent(t *testing.T) {
 	}
 	if got, _, _ := r.Line(ctx, 1); string(got) != "ab" {
 		t.Errorf("line 1 = %q after appends to the lines, want %q", got, "ab")
+	}
+	// The last line of a buffer with room to spare (a reader's Len plus
+	// one) ends its capacity too: two readers appending to it would
+	// otherwise write the same spare byte.
+	r, err = NewMemoryStore().Write(ctx, "id", bytes.NewReader([]byte("ab\ncd")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = r.(lineRanger).Lines(ctx, 0, 2, func(i int, line []byte) error {
+		if cap(line) != len(line) {
+			t.Errorf("line %d %q has capacity %d", i, line, cap(line))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -189,10 +189,11 @@ func (r *spoolReader) memLines(ctx context.Context, line int, off int64, start, 
 	}
 	for ; line < end; line++ {
 		q := bytes.IndexByte(rest, '\n')
-		cur := rest
+		// Capacity ends with the line: an append to it cannot write into
+		// the content (which may be a string's bytes) or the buffer's
+		// unused end, which every reader of the artifact shares.
+		cur := rest[:len(rest):len(rest)]
 		if q >= 0 {
-			// Capacity ends with the line: an append to it cannot write
-			// into the content (which may be a string's bytes).
 			cur, rest = rest[:q:q], rest[q+1:]
 		} else {
 			rest = nil
