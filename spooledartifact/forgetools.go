@@ -72,7 +72,8 @@ func kindOf(a forge.Artifact) Kind {
 // tool: the tools read them from the Forger's table. A forged tool is
 // rarely called, so the tools are built with forge's LazySchema: their
 // schema documents are only resolved on a tool's first call. The base
-// seven are forged once per process (per answer cap) and each Forger gets
+// seven are forged once per process for the default answer cap and for up
+// to 16 others (other caps forge them per Forger), and each Forger gets
 // copies of them bound to its table, which share that resolution. A kind method
 // whose Params are not a JSON object fails Update; one whose schema is
 // otherwise unusable (a bad pattern, a default of the wrong type) fails

@@ -45,7 +45,8 @@ func NewMemoryStore() *MemoryStore {
 // strings.Reader and bytes.Buffer have) is read into one buffer of that
 // size; any other reader is read in chunks of up to 4 MiB, joined into one
 // buffer when the whole is at most 4 MiB and kept as they are otherwise,
-// so a long stream is never copied.
+// so a long stream is not copied again (but for a mostly unused last
+// chunk, copied to its size).
 func (s *MemoryStore) Write(ctx context.Context, id string, r io.Reader) (Reader, error) {
 	if err := ValidateID(id); err != nil {
 		return nil, err

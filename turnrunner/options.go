@@ -22,7 +22,7 @@ const (
 	// parallel fan-outs models produce in practice in one round; set
 	// Options.MaxParallelTools lower for CPU-heavy tools.
 	DefaultMaxParallelTools = 16
-	// DefaultEventBuffer is 128: the eighty-odd events of a turn of ten
+	// DefaultEventBuffer is 128: the 79 events of a turn of ten
 	// quick tool calls fit, so such a turn wakes a waiting consumer once,
 	// at its end, rather than also halfway when its queued events
 	// outgrow the channel (each wake of a parked goroutine costs
