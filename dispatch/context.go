@@ -178,7 +178,6 @@ func (c *Context) resume(own []Entry) {
 		}
 		limit := c.loop.identicalCallLimit(tc.Tool())
 		if _, ok := c.blocked[sum]; !ok && tc.IsComplete() && limit > 0 && c.ownCounts[sum] >= limit {
-			c.callMaps()
 			c.blocked[sum] = max(len(responses)-1, 0)
 		}
 	}

@@ -135,7 +135,9 @@ func (s *MemoryStore) grow(t *memTurn, n int64) {
 // running or suspended turn; callers hold mu. When only the turns outside
 // conversations are too many, it passes over the others to drop them.
 func (s *MemoryStore) evict(keep *memTurn, now time.Time) {
-	maxTurns, maxLoose, maxBytes := s.MaxTurns, s.MaxTurns, s.MaxBytes
+	// The bound on loose turns is the zero value's: an explicit MaxTurns
+	// bounds all turns alike.
+	maxTurns, maxLoose, maxBytes := s.MaxTurns, 0, s.MaxBytes
 	if maxTurns == 0 {
 		maxTurns, maxLoose = defaultMaxTurns, defaultMaxLooseTurns
 	}

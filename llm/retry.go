@@ -83,7 +83,6 @@ func (p RetryPolicy) Delay(attempt int, err error) (time.Duration, bool) {
 func WithRetry(m Model, p RetryPolicy) Model {
 	return ModelFunc(func(ctx context.Context, req *Request) iter.Seq2[Part, error] {
 		return func(yield func(Part, error) bool) {
-			stopped := false
 			err := p.Retry(ctx, func() (bool, error) {
 				started := false
 				for part, err := range m.Stream(ctx, req) {
@@ -92,13 +91,12 @@ func WithRetry(m Model, p RetryPolicy) Model {
 					}
 					started = true
 					if !yield(part, nil) {
-						stopped = true
-						return true, nil
+						return true, nil // stopped: Retry returns nil
 					}
 				}
 				return started, nil
 			})
-			if err != nil && !stopped {
+			if err != nil {
 				yield(Part{}, err)
 			}
 		}
