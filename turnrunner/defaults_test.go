@@ -107,9 +107,6 @@ func TestArtifactToolsForgedOncePerTurn(t *testing.T) {
 // reaches the turn's end without the consumer having read anything, so a
 // fast turn wakes its consumer once instead of stopping halfway for it.
 func TestDefaultEventBufferHoldsATenCallTurn(t *testing.T) {
-	if turnrunner.DefaultEventBuffer != 128 {
-		t.Fatalf("DefaultEventBuffer = %d, want 128", turnrunner.DefaultEventBuffer)
-	}
 	synctest.Test(t, func(t *testing.T) {
 		add := textTool(t, "add", func(ctx context.Context, args map[string]any) (string, error) {
 			return "3", nil

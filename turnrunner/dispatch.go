@@ -168,7 +168,7 @@ func (r *Runner) dispatch(ctx context.Context, tc *TurnContext, em *emitter) (st
 		drive.Advance(dc)
 	}
 
-	tc.stream = streamState{} // the last response is stored; keep none of it
+	tc.stream = streamState{} // drop the last response's buffers
 	status, derr = TurnAborted, nil
 	acked, nackErr := drive.Outcome(dc)
 	switch {
@@ -415,24 +415,21 @@ func (r *Runner) consume(ctx context.Context, tc *TurnContext, req *llm.Request,
 	// As llm.WithRetry does: a response that failed before its first part
 	// is tried again; once a part was read, its failure is final.
 	return m.policy.Retry(ctx, func() (started bool, err error) {
-		read := st.parts
-		err = r.read(ctx, r.model.Stream(ctx, req), em, st)
-		return st.parts > read, err
+		return r.read(ctx, r.model.Stream(ctx, req), em, st)
 	})
 }
 
-// read applies a response's parts to st and streams them as events; see
-// consume. Kept apart from consume's recover, so that each stays cheap.
-func (r *Runner) read(ctx context.Context, parts iter.Seq2[llm.Part, error], em *emitter, st *streamState) error {
+// read applies a response's parts to st and streams them as events, and
+// reports whether any part came; see consume. Kept apart from consume's
+// recover, so that each stays cheap.
+func (r *Runner) read(ctx context.Context, parts iter.Seq2[llm.Part, error], em *emitter, st *streamState) (started bool, err error) {
 	for p, err := range parts {
-		if err == nil {
-			st.parts++
-		}
+		started = started || err == nil
 		if ctx.Err() != nil {
-			return context.Cause(ctx)
+			return started, context.Cause(ctx)
 		}
 		if err != nil {
-			return err
+			return started, err
 		}
 		switch p.Kind {
 		case llm.PartText:
@@ -487,7 +484,7 @@ func (r *Runner) read(ctx context.Context, parts iter.Seq2[llm.Part, error], em 
 				// response's calls are settled with an error result.
 				c.overflow = true
 				st.overflow = true
-				return nil
+				return started, nil
 			}
 			c.args.WriteString(p.Text)
 		case llm.PartUsage:
@@ -496,7 +493,7 @@ func (r *Runner) read(ctx context.Context, parts iter.Seq2[llm.Part, error], em 
 			st.stop = p.StopReason
 		}
 	}
-	return nil
+	return started, nil
 }
 
 func cancelledText(name string) string {

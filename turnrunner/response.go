@@ -30,7 +30,6 @@ type streamState struct {
 	stop       llm.StopReason
 	overflow   bool      // the tool-call arguments exceeded MaxToolCallArgBytes
 	argBytes   int       // the tool-call bytes read so far (see Options.MaxToolCallArgBytes)
-	parts      int       // the parts read, of every attempt (see consume)
 	ended      time.Time // when the response ended (its GenerationStats); zero before
 }
 

@@ -664,3 +664,58 @@ func TestModelCallIDsTheSpoolStoreRefuses(t *testing.T) {
 		})
 	}
 }
+
+// However far into a turn Options.Now starts panicking, the turn fails with
+// its panic, and no time of another clock (the wall clock standing in for
+// the panicking one) reaches a stored entry.
+func TestNowPanickingAtAnyReadFailsTheTurnOnItsClock(t *testing.T) {
+	errClock := errors.New("clock broke")
+	epoch := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	onClock := func(at time.Time) bool { return at.IsZero() || at.Before(epoch.Add(time.Hour)) }
+	for k := 1; ; k++ {
+		var reads atomic.Int64
+		clock := tickingClock(time.Millisecond)
+		now := func() time.Time {
+			if reads.Add(1) >= int64(k) {
+				panic(errClock)
+			}
+			return clock()
+		}
+		tools := []*forge.Tool{
+			textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "x", nil }, nil),
+		}
+		m := scripted.New(
+			scripted.Use(scripted.Call{ID: "a", Name: "echo", Args: `{"q":"1"}`}, scripted.Call{ID: "b", Name: "echo", Args: `{"q":"2"}`}),
+			scripted.Say("ok"))
+		r := newRunner(t, m, &turnrunner.Options{Tools: tools, Now: now})
+		evs := run(t, r, turnrunner.Input{TurnID: "t", Prompt: "go"})
+		end := turnEnd(t, evs)
+		if end.Status == turnrunner.TurnCompleted {
+			if k < 10 {
+				t.Fatalf("the turn completed with the clock panicking from read %d: too few reads to cover a turn", k)
+			}
+			return // the clock was read fewer than k times: every read is covered
+		}
+		if end.Status != turnrunner.TurnFailed || !errors.Is(end.Err, errClock) {
+			t.Fatalf("read %d: TurnEnd %s %v, want failed with the clock's panic", k, end.Status, end.Err)
+		}
+		stored, err := r.Store().Load(context.Background(), "t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range stored {
+			var times []time.Time
+			switch {
+			case e.Message != nil:
+				times = []time.Time{e.Message.CreatedAt(), e.Message.UpdatedAt()}
+			case e.ToolCall != nil:
+				times = []time.Time{e.ToolCall.CreatedAt(), e.ToolCall.UpdatedAt(), e.ToolCall.CompletedAt()}
+			}
+			for _, at := range times {
+				if !onClock(at) {
+					t.Errorf("read %d: stored %s %q holds %v, not a time of Options.Now", k, e.Kind(), e.ID(), at)
+				}
+			}
+		}
+	}
+}

@@ -234,7 +234,8 @@ type TurnContext struct {
 	// once per dispatch; only the dispatch goroutine uses it.
 	model *retrier
 	// stream is the response of the dispatch's current step, reset at the
-	// start of each; only the dispatch goroutine uses it.
+	// start of each and when the dispatch ends; only the dispatch goroutine
+	// uses it.
 	stream streamState
 
 	conv   string       // the conversation the turn belongs to, if any

@@ -491,11 +491,17 @@ func (r *Runner) execute(ctx context.Context, dc *dispatch.Context, em *emitter,
 	r.settle(ctx, dc, em, rec)
 }
 
-// runTool executes one call and fills rec's outcome; it never panics.
+// runTool executes one call and fills rec's outcome. A panic in it becomes
+// the call's error result; if Options.Now then panics as well, the panic
+// goes on to execute, which fails the dispatch.
 func (r *Runner) runTool(ctx context.Context, dc *dispatch.Context, em *emitter, spoolStore spooledartifact.Store, rec *callRecord) {
 	defer func() {
 		if p := recover(); p != nil {
-			rec.fail(r.now(), fmt.Sprintf("Tool %s failed: it panicked: %v", rec.name, p))
+			now, onClock := r.clockAt(time.Time{})
+			if !onClock {
+				panic(p)
+			}
+			rec.fail(now, fmt.Sprintf("Tool %s failed: it panicked: %v", rec.name, p))
 		}
 	}()
 	t := rec.tool

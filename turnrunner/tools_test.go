@@ -656,7 +656,10 @@ func TestIterationsFollowEachOther(t *testing.T) {
 	echo := textTool(t, "echo", func(context.Context, map[string]any) (string, error) { return "ok", nil }, nil)
 	m := scripted.New(scripted.Use(scripted.Call{ID: "a", Name: "echo", Args: `{"q":"x"}`}),
 		scripted.Use(scripted.Call{ID: "b", Name: "echo", Args: `{"q":"y"}`}), scripted.Say("done"))
-	evs := run(t, newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{echo}}), turnrunner.Input{Prompt: "go"})
+	// Every read of this clock is a new time, so two separate reads could
+	// not pass for one.
+	opts := &turnrunner.Options{Tools: []*forge.Tool{echo}, Now: tickingClock(time.Millisecond)}
+	evs := run(t, newRunner(t, m, opts), turnrunner.Input{Prompt: "go"})
 	starts, ends := ofType[turnrunner.IterationStart](evs), ofType[turnrunner.IterationEnd](evs)
 	if len(starts) != 3 || len(ends) != 3 {
 		t.Fatalf("%d iteration starts and %d ends, want 3 each", len(starts), len(ends))
