@@ -34,7 +34,10 @@ const (
 // limit: past MaxTurns turns or MaxBytes estimated bytes (the text of
 // entries, tool-call arguments and the bytes of their artifacts), the
 // turns written least recently are dropped, with their entries, from their
-// conversations. Running and suspended turns are never dropped. A turn is
+// conversations. Turns recorded as running or suspended (StartTurn,
+// SetTurnState: the turn runner records every turn it runs, in a
+// conversation or not) are never dropped; a turn only ever written with
+// Save has no state and may be. A turn is
 // also dropped after Retention, or with its conversation
 // ([MemoryStore.DeleteConversation]).
 // For history that must outlive the process or these bounds, use a durable

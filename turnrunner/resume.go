@@ -254,6 +254,7 @@ func (r *Runner) beginConversationTurn(ctx context.Context, tc *TurnContext, in 
 // stands).
 func (r *Runner) endConversationTurn(ctx context.Context, tc *TurnContext, em *emitter, status TurnStatus) {
 	if tc.conv == "" {
+		r.setLooseTurnState(ctx, tc, em, dispatch.TurnState(status))
 		return
 	}
 	state := dispatch.TurnState(status)
@@ -265,6 +266,22 @@ func (r *Runner) endConversationTurn(ctx context.Context, tc *TurnContext, em *e
 	}
 	cs := r.opts.Store.(dispatch.ConversationStore)
 	if err := cs.SetTurnState(context.WithoutCancel(ctx), tc.id, state, gates); err != nil && !errors.Is(err, dispatch.ErrTurnNotFound) {
+		em.send(Warning{Kind: "turn-state", Message: err.Error(), Err: err, EmittedAt: r.now()})
+	}
+}
+
+// setLooseTurnState records the state of a turn outside any conversation
+// in a store that keeps turn states: running once its input is stored, and
+// how it ended. A store that bounds the turns it keeps can then spare the
+// running ones. A store without a record of the turn (one that records
+// states of conversation turns only) is left as it is; another failure is
+// a Warning.
+func (r *Runner) setLooseTurnState(ctx context.Context, tc *TurnContext, em *emitter, state dispatch.TurnState) {
+	cs, ok := r.opts.Store.(dispatch.ConversationStore)
+	if !ok {
+		return
+	}
+	if err := cs.SetTurnState(context.WithoutCancel(ctx), tc.id, state, nil); err != nil && !errors.Is(err, dispatch.ErrTurnNotFound) {
 		em.send(Warning{Kind: "turn-state", Message: err.Error(), Err: err, EmittedAt: r.now()})
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -174,5 +176,68 @@ func TestRenderExpiredArtifact(t *testing.T) {
 	completed(t, run(t, r, turnrunner.Input{History: []dispatch.Entry{{ToolCall: mk(goneArtifact{}, true)}}, Prompt: "go"}))
 	if got := resultText(t, m.Requests()[0].Timeline[0].ToolCall); got != llm.ArtifactExpiredText {
 		t.Errorf("replayed call renders %q", got)
+	}
+}
+
+// A turn outside any conversation is kept in the default store while it
+// runs, however many such turns end meanwhile: the store drops only ended
+// ones past its bound, so the running turn's timeline stays whole.
+func TestARunningLooseTurnOutlivesTheLooseBound(t *testing.T) {
+	release, entered := make(chan struct{}), make(chan struct{})
+	wait := textTool(t, "wait", func(ctx context.Context, args map[string]any) (string, error) {
+		if args["q"] == "slow" {
+			close(entered)
+			<-release
+		}
+		return "done", nil
+	}, nil)
+	m := llm.ModelFunc(func(ctx context.Context, req *llm.Request) iter.Seq2[llm.Part, error] {
+		last := req.Timeline[len(req.Timeline)-1]
+		return func(yield func(llm.Part, error) bool) {
+			if last.Message != nil { // the prompt: call the tool with it
+				_ = yield(llm.ToolCallPart(0, "c", "wait", `{"q":"`+last.Message.Text()+`"}`), nil) &&
+					yield(llm.StopPart(llm.StopToolUse), nil)
+				return
+			}
+			_ = yield(llm.TextPart("ok"), nil) && yield(llm.StopPart(llm.StopEnd), nil)
+		}
+	})
+	r := newRunner(t, m, &turnrunner.Options{Tools: []*forge.Tool{wait}})
+	ch, err := r.Run(context.Background(), turnrunner.Input{TurnID: "slow", Prompt: "slow"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-entered
+	for i := range 30 {
+		completed(t, run(t, r, turnrunner.Input{TurnID: fmt.Sprint("quick-", i), Prompt: "quick"}))
+	}
+	close(release)
+	var evs []turnrunner.Event
+	for ev := range ch {
+		evs = append(evs, ev)
+	}
+	completed(t, evs)
+	stored, err := r.Store().Load(context.Background(), "slow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range stored {
+		switch {
+		case e.Message != nil:
+			got = append(got, string(e.Message.Role())+": "+e.Message.Text())
+		case e.ToolCall != nil:
+			got = append(got, "call "+e.ToolCall.Tool())
+		}
+	}
+	if want := []string{"user: slow", "call wait", "assistant: ok"}; !slices.Equal(got, want) {
+		t.Errorf("the slow turn's stored timeline is %q, want %q", got, want)
+	}
+	cs := r.Store().(dispatch.ConversationStore)
+	if info, ok, err := cs.Turn(context.Background(), "slow"); err != nil || !ok || info.State != dispatch.TurnCompleted {
+		t.Errorf("the slow turn is stored as %+v (%v, %v), want completed", info, ok, err)
+	}
+	if _, ok, _ := cs.Turn(context.Background(), "quick-0"); ok {
+		t.Error("the first quick turn is still kept, past the bound on turns outside conversations")
 	}
 }

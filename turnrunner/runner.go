@@ -732,6 +732,9 @@ func (r *Runner) turn(ctx context.Context, tc *TurnContext, em *emitter, in Inpu
 			return TurnFailed, err
 		}
 	}
+	if tc.conv == "" && len(msgs) > 0 {
+		r.setLooseTurnState(ctx, tc, em, dispatch.TurnRunning)
+	}
 
 	// The turn input chain wraps the dispatch and the turn output chain: they
 	// run in its core, with the ctx its innermost next was given, so code
