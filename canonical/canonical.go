@@ -2,6 +2,7 @@ package canonical
 
 import (
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -13,8 +14,8 @@ var (
 	ErrInvalidJSON     = errors.New("canonical: invalid JSON")
 	ErrUnsupportedType = errors.New("canonical: unsupported type")
 	ErrCycle           = errors.New("canonical: cycle")
-	// ErrLimit reports a document nested deeper than MaxDepth or larger
-	// than 4 GiB.
+	// ErrLimit reports a document nested deeper than MaxDepth, or larger
+	// than 4 GiB as given or as canonical text.
 	ErrLimit = errors.New("canonical: limit exceeded")
 )
 
@@ -112,9 +113,7 @@ func ChecksumJSON(tool string, raw []byte) (string, error) {
 	st.buf = out
 	sum := sha256.Sum256(out)
 	var digest [2 * sha256.Size]byte
-	for k, b := range sum {
-		digest[2*k], digest[2*k+1] = hexDigits[b>>4], hexDigits[b&15]
-	}
+	hex.Encode(digest[:], sum[:])
 	return string(digest[:]), nil
 }
 
@@ -127,7 +126,7 @@ type state struct {
 	members []member     // members of the open objects, as a stack
 	keys    []string     // keys of the Go maps being encoded, as a stack
 	path    []identity   // Go containers being encoded, outermost first
-	calls   int          // canon calls so far: a key order found serves its own call only
+	calls   int          // canon calls so far: a key order found serves its own call only (it would hold across calls; kept apart, a call's speed never depends on the calls before it)
 	orders  [17]struct { // by size, from 1: the key order last found (16 also serves larger objects, never kept)
 		size, call int        // the number of members (0 for none), the call that found it
 		prefix     [16]uint64 // their prefixes in document order

@@ -41,8 +41,8 @@
 // json.RawMessage are raw JSON text.
 //
 // Failures are typed: [ErrInvalidJSON] for malformed text, json.Number or
-// json.RawMessage; [ErrUnsupportedType] for what encoding/json cannot
-// encode; [ErrCycle] for a value that contains itself; [ErrLimit] for
-// nesting deeper than [MaxDepth] or documents over 4 GiB. No input makes the
-// package panic, and no error leaves partial output behind.
+// json.RawMessage; [ErrUnsupportedType] for what encoding/json cannot encode;
+// [ErrCycle] for a value that contains itself; [ErrLimit] for nesting deeper
+// than [MaxDepth] or over 4 GiB of text, given or canonical. No input makes
+// the package panic, and no error leaves partial output behind.
 package canonical

@@ -78,6 +78,9 @@ func FuzzRepeatedElements(f *testing.F) {
 	f.Add([]byte(`{"a":1,"b":{"d":1,"c":2}}`), []byte(`{"a":1,"b":{"d":1,"c":2,"c":3}}`))
 	f.Add([]byte(`{"abcdefg":1,"zzzzzz" :2}`), []byte(`{"abcdefgh":1,"zzzzzz": 2}`))
 	f.Add([]byte(`[{"x":1,"w":2},{"x":3,"w":4}]`), []byte(`{"\u0078":1,"w":2}`))
+	f.Add([]byte(`{"b":1,"c":2,"a":3}`), []byte(`{"b":1,"c":2,"bb":3}`)) // only the last key differs
+	f.Add([]byte(`{"p":0,"o":0,"n":0,"m":0,"l":0,"k":0,"j":0,"i":0,"h":0,"g":0,"f":0,"e":0,"d":0,"c":0,"b":0,"a":0}`),
+		[]byte(`{"q":0,"p":0,"o":0,"n":0,"m":0,"l":0,"k":0,"j":0,"i":0,"h":0,"g":0,"f":0,"e":0,"d":0,"c":0,"b":0,"a":0}`))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		ca, errA := canonical.StringifyJSON(a)
 		cb, errB := canonical.StringifyJSON(b)

@@ -203,6 +203,9 @@ func (p *parser) object(i, depth int) (int, error) {
 			return 0, err
 		}
 		if closed {
+			if p.pos(i) >= math.MaxUint32 { // members hold uint32 output offsets
+				return 0, fmt.Errorf("%w: canonical text larger than 4 GiB", ErrLimit)
+			}
 			p.reorder(start, i-1, p.members[base:])
 			p.members = p.members[:base]
 			return i, nil
@@ -283,10 +286,9 @@ func (p *parser) reorder(start, closing int, ms []member) {
 		return
 	}
 	p.flush(closing)
-	// Stable, so that equal keys stay in document order: an insertion sort
-	// of the indexes on the prefixes alone, quickest for small objects, or,
-	// where keys share a prefix (duplicates among them), a sort in full.
-	// full: too many members for an insertion sort, or keys that share a prefix.
+	// Stable, so that equal keys stay in document order: an insertion sort of
+	// the indexes on the prefixes alone, quickest for small objects, or a sort
+	// in full for many members or keys that share a prefix (duplicates too).
 	full := len(ms) >= len(p.orders)
 	for k := 0; miss != 0 && !full && k < len(ms); k++ {
 		m, j := ms[k], k
