@@ -123,7 +123,8 @@ func (s *Scope) BaseID(id string) string {
 
 // Write stores r under the scoped id.
 func (s *Scope) Write(ctx context.Context, id string, r io.Reader) (Reader, error) {
-	return s.store.Write(ctx, s.qualify(id), r)
+	reader, _, err := s.writeBase(ctx, id, r)
+	return reader, err
 }
 
 // writeBase is Write, also returning BaseID(id), built once for both.
