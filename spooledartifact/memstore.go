@@ -51,18 +51,15 @@ func (s *MemoryStore) Write(ctx context.Context, id string, r io.Reader) (Reader
 	if err := ValidateID(id); err != nil {
 		return nil, err
 	}
-	parts, err := readAllSized(ctx, r, s.limits)
+	data, chunks, err := readAllSized(ctx, r, s.limits)
 	if err != nil {
 		return nil, err
 	}
 	var sr *spoolReader
-	switch len(parts) {
-	case 0:
-		sr = newMemoryReader(nil, s.shape)
-	case 1:
-		sr = newMemoryReader(parts[0], s.shape)
-	default:
-		sr = newChunkedReader(parts, s.shape)
+	if chunks != nil {
+		sr = newChunkedReader(chunks, s.shape)
+	} else {
+		sr = newMemoryReader(data, s.shape)
 	}
 	s.mu.Lock()
 	s.entries[id] = memEntry{r: sr, written: s.now()}

@@ -41,36 +41,30 @@ func (l readLimits) norm() readLimits {
 }
 
 // readAllSized reads r to the end, failing once ctx is done, holding the
-// content once. It returns the content in one piece, or in several for a
-// long reader of unknown length: an unread textReader's string is returned
+// content once. It returns the content in one piece (data), or in several
+// (chunks, data nil) for a long reader of unknown length: an unread
+// textReader's string is returned
 // as is (the bytes alias it: the stores' readers never write to their
 // data), a reader with a Len method is read into one buffer of that size,
 // and any other reader is read in chunks of up to lim.max bytes, which are
 // copied into one buffer of the content's size when they hold at most
 // lim.join bytes and kept as they are otherwise (the last one copied to its
-// size when it is mostly unused). Empty content is no pieces.
-func readAllSized(ctx context.Context, r io.Reader, lim readLimits) ([][]byte, error) {
+// size when it is mostly unused).
+func readAllSized(ctx context.Context, r io.Reader, lim readLimits) (data []byte, chunks [][]byte, err error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	one := func(b []byte) [][]byte {
-		if len(b) == 0 {
-			return nil
-		}
-		return [][]byte{b}
+		return nil, nil, err
 	}
 	if t, ok := r.(*textReader); ok && t.Len() == len(t.text) {
 		_, _ = t.Seek(0, io.SeekEnd) // consumed, as if read
-		return one(unsafe.Slice(unsafe.StringData(t.text), len(t.text))), nil
+		return unsafe.Slice(unsafe.StringData(t.text), len(t.text)), nil, nil
 	}
 	src := ctxReader{ctx, r}
 	if l, ok := r.(interface{ Len() int }); ok {
 		// One more byte than announced, to learn at once that it was all.
-		buf, err := readInto(src, make([]byte, 0, l.Len()+1))
-		return one(buf), err
+		data, err := readInto(src, make([]byte, 0, l.Len()+1))
+		return data, nil, err
 	}
 	lim = lim.norm()
-	var chunks [][]byte
 	total, size := 0, lim.first
 	for {
 		c := make([]byte, size)
@@ -83,7 +77,7 @@ func readAllSized(ctx context.Context, r io.Reader, lim readLimits) ([][]byte, e
 			break
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		size = min(2*size, lim.max)
 	}
@@ -93,20 +87,17 @@ func readAllSized(ctx context.Context, r io.Reader, lim readLimits) ([][]byte, e
 		if last := chunks[len(chunks)-1]; len(last) < cap(last)/2 {
 			chunks[len(chunks)-1] = append(make([]byte, 0, len(last)), last...)
 		}
-		return chunks, nil
+		return nil, chunks, nil
 	}
 	if len(chunks) == 1 && len(chunks[0]) == cap(chunks[0]) {
-		return chunks, nil
+		return chunks[0], nil, nil
 	}
-	if total == 0 {
-		return nil, nil
-	}
-	out := make([]byte, 0, total)
+	data = make([]byte, 0, total)
 	for i, c := range chunks {
-		out = append(out, c...)
+		data = append(data, c...)
 		chunks[i] = nil
 	}
-	return [][]byte{out}, nil
+	return data, nil, nil
 }
 
 // readInto appends the rest of r to buf, growing it only if r gives more

@@ -56,9 +56,14 @@ func TestReadAllSizedHoldsTheContentOnce(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			parts, err := readAllSized(context.Background(), tt.r(), tt.lim)
+			data, parts, err := readAllSized(context.Background(), tt.r(), tt.lim)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if parts == nil {
+				parts = [][]byte{data}
+			} else if data != nil {
+				t.Fatalf("both one piece (%d bytes) and %d chunks", len(data), len(parts))
 			}
 			got, held := "", 0
 			for _, p := range parts {
@@ -76,8 +81,8 @@ func TestReadAllSizedHoldsTheContentOnce(t *testing.T) {
 			}
 		})
 	}
-	if parts, err := readAllSized(context.Background(), io.MultiReader(), readLimits{}); err != nil || len(parts) != 0 {
-		t.Errorf("empty: %d pieces, %v; want none", len(parts), err)
+	if data, parts, err := readAllSized(context.Background(), io.MultiReader(), readLimits{}); err != nil || len(data) != 0 || parts != nil {
+		t.Errorf("empty: %d bytes and %d chunks, %v; want nothing", len(data), len(parts), err)
 	}
 }
 
@@ -85,7 +90,7 @@ func TestReadAllSizedStopsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	r := &cancelAfter{r: io.MultiReader(strings.NewReader(strings.Repeat("x", 1<<20))), n: 64 << 10, cancel: cancel}
-	if _, err := readAllSized(ctx, r, readLimits{}); !errors.Is(err, context.Canceled) {
+	if _, _, err := readAllSized(ctx, r, readLimits{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }

@@ -415,21 +415,24 @@ func (r *Runner) consume(ctx context.Context, tc *TurnContext, req *llm.Request,
 	// As llm.WithRetry does: a response that failed before its first part
 	// is tried again; once a part was read, its failure is final.
 	return m.policy.Retry(ctx, func() (started bool, err error) {
-		return r.read(ctx, r.model.Stream(ctx, req), em, st)
+		read := st.parts
+		err = r.read(ctx, r.model.Stream(ctx, req), em, st)
+		return st.parts > read, err
 	})
 }
 
-// read applies a response's parts to st and streams them as events, and
-// reports whether any part came; see consume. Kept apart from consume's
-// recover, so that each stays cheap.
-func (r *Runner) read(ctx context.Context, parts iter.Seq2[llm.Part, error], em *emitter, st *streamState) (started bool, err error) {
+// read applies a response's parts to st and streams them as events; see
+// consume. Kept apart from consume's recover, so that each stays cheap.
+func (r *Runner) read(ctx context.Context, parts iter.Seq2[llm.Part, error], em *emitter, st *streamState) error {
 	for p, err := range parts {
-		started = started || err == nil
+		if err == nil {
+			st.parts++
+		}
 		if ctx.Err() != nil {
-			return started, context.Cause(ctx)
+			return context.Cause(ctx)
 		}
 		if err != nil {
-			return started, err
+			return err
 		}
 		switch p.Kind {
 		case llm.PartText:
@@ -484,7 +487,7 @@ func (r *Runner) read(ctx context.Context, parts iter.Seq2[llm.Part, error], em 
 				// response's calls are settled with an error result.
 				c.overflow = true
 				st.overflow = true
-				return started, nil
+				return nil
 			}
 			c.args.WriteString(p.Text)
 		case llm.PartUsage:
@@ -493,7 +496,7 @@ func (r *Runner) read(ctx context.Context, parts iter.Seq2[llm.Part, error], em 
 			st.stop = p.StopReason
 		}
 	}
-	return started, nil
+	return nil
 }
 
 func cancelledText(name string) string {

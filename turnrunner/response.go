@@ -28,9 +28,13 @@ type streamState struct {
 	usage      llm.Usage
 	hasUsage   bool
 	stop       llm.StopReason
-	overflow   bool      // the tool-call arguments exceeded MaxToolCallArgBytes
-	argBytes   int       // the tool-call bytes read so far (see Options.MaxToolCallArgBytes)
-	ended      time.Time // when the response ended (its GenerationStats); zero before
+	overflow   bool // the tool-call arguments exceeded MaxToolCallArgBytes
+	argBytes   int  // the tool-call bytes read so far (see Options.MaxToolCallArgBytes)
+	// parts counts the parts read, of every attempt, for consume to tell
+	// whether an attempt started: a field, as a local that read's loop
+	// body (a range-over-func closure) assigned would move to the heap.
+	parts int
+	ended time.Time // when the response ended (its GenerationStats); zero before
 }
 
 // responseEnd is when the response ended, read now if it was not yet.
